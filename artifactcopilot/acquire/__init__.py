@@ -1,0 +1,1 @@
+"""Acquisition: bring the paper (and later the artifact) into the review as structured data."""

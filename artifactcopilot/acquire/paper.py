@@ -1,0 +1,377 @@
+"""Paper ingestion: PDF, Markdown, LaTeX (a file or a project directory) or plain text -> `Paper`.
+
+Later phases need the paper's results tables (what to reproduce), its claims (what to check)
+and its links (where the artifact lives). Bad input becomes a one-line `PaperError`, never a traceback.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..errors import CopilotError
+from ..repro.tables import Table, parse_tables
+
+
+class PaperError(CopilotError):
+    exit_code = 2
+
+
+class Section(BaseModel):
+    title: str
+    text: str
+
+
+class Paper(BaseModel):
+    path: str
+    format: Literal["pdf", "markdown", "latex", "text"]
+    title: str = ""
+    abstract: str = ""
+    sections: list[Section] = Field(default_factory=list)
+    text: str = Field("", description="Full plain text.")
+    tables: list[Table] = Field(default_factory=list)
+    claims: list[str] = Field(default_factory=list)
+    links: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="Non-fatal problems, e.g. a missing \\input file.")
+
+
+def load_paper(path: str | Path) -> Paper:
+    p = Path(path)
+    if not p.exists():
+        raise PaperError(f"paper {p} does not exist", hint="check the path to the paper")
+    if p.is_dir():
+        main = _main_tex(p)
+        paper = _latex(main)
+        paper.path = str(p)
+        paper.notes.insert(0, f"main file: {main.relative_to(p)}")
+        return paper
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise PaperError(f"paper {p} cannot be read: {exc.strerror}") from None
+    if not data.strip():
+        raise PaperError(f"paper {p} is empty", hint="pass the paper's PDF, Markdown, LaTeX or text file")
+    ext = p.suffix.lower()
+    if data.lstrip()[:5] == b"%PDF-" or (ext == ".pdf" and b"%PDF-" in data[:1024]):  # spec allows leading junk
+        return _pdf(p, data)
+    if ext == ".pdf":
+        raise PaperError(f"paper {p} is a corrupt PDF: no %PDF header", hint="re-download the PDF")
+    if _binary(data):
+        raise PaperError(f"paper {p} is not a text, Markdown, LaTeX or PDF file")
+    text = _decode(data)
+    fmt = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".txt": "text"}.get(ext) or _sniff(text)
+    if fmt == "latex":
+        return _latex(p, text)
+    return (_markdown if fmt == "markdown" else _plain_text)(p, text)
+
+
+# ---------------------------------------------------------------------------------- bytes
+
+def _binary(data: bytes) -> bool:
+    sample = data[:8192]
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 text has NULs but is text
+        return False
+    control = sum(b < 32 and b not in (9, 10, 12, 13) for b in sample)
+    return b"\x00" in sample or control > len(sample) * 0.05
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:  # old LaTeX sources are often latin-1
+        return data.decode("latin-1")
+
+
+def _sniff(text: str) -> str:
+    if re.search(r"\\(documentclass|begin\{document\}|section\*?\{)", text):
+        return "latex"
+    if re.search(r"^#{1,6} \S", text, re.M) or re.search(r"^\s*\|?\s*:?-{3,}:?\s*\|", text, re.M):
+        return "markdown"
+    return "text"
+
+
+# ---------------------------------------------------------------------------------- PDF
+
+def _pdf(p: Path, data: bytes) -> Paper:
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # its repair warnings are not the user's business
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")
+            except Exception:  # noqa: BLE001 - e.g. AES without the optional crypto dependency
+                opened = 0
+            if not opened:
+                raise PaperError(f"paper {p} is an encrypted PDF that cannot be opened without a password",
+                                 hint="pass a decrypted copy or the LaTeX sources")
+        pages = list(reader.pages)
+        if not pages:
+            raise PaperError(f"paper {p} is a corrupt PDF: no pages could be read", hint="re-download the PDF")
+        meta_title = (reader.metadata or {}).get("/Title") or ""
+    except PaperError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many types on broken files
+        raise PaperError(f"paper {p} is a corrupt PDF ({type(exc).__name__}: {str(exc).splitlines()[0][:80] if str(exc) else 'unreadable'})",
+                         hint="re-download the PDF") from None
+    texts, tables = [], []
+    for page in pages:
+        plain = _extract(page, None)
+        texts.append(plain)
+        # Layout mode keeps column gaps as runs of spaces, which is what aligned-table parsing needs.
+        layout = _extract(page, "layout") or plain
+        for t in parse_tables(layout):
+            if t.label or len(t.numeric_cells()) >= 2:
+                tables.append(t)
+    text = "\n\n".join(texts).strip()
+    if not text:
+        raise PaperError(f"paper {p}: image-only PDF: no text could be extracted",
+                         hint="pass the LaTeX sources or an OCRed PDF")
+    paper = _from_text(p, "pdf", text)
+    paper.tables = tables
+    if isinstance(meta_title, str) and meta_title.strip() and not meta_title.lower().startswith("untitled"):
+        paper.title = meta_title.strip()
+    return paper
+
+
+def _extract(page, mode: str | None) -> str:
+    try:
+        return (page.extract_text(extraction_mode=mode) if mode else page.extract_text()) or ""
+    except Exception:  # noqa: BLE001 - one bad page should not lose the paper
+        return ""
+
+
+# ---------------------------------------------------------------------------------- text & Markdown
+
+_HEADING = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}|(?:Abstract|Introduction|"
+                      r"Related Work|Background|Evaluation|Experiments|Results|Discussion|Conclusions?|References|"
+                      r"Acknowledge?ments|Appendix))\s*$")
+
+
+def _from_text(p: Path, fmt: str, text: str) -> Paper:
+    """Plain text (and PDF text): headings are numbered lines or well-known section names."""
+    lines = text.splitlines()
+    heads = [i for i, ln in enumerate(lines) if _HEADING.match(ln)]
+    sections = [Section(title=lines[i].strip(), text="\n".join(lines[i + 1:j]).strip())
+                for i, j in zip(heads, heads[1:] + [len(lines)])]
+    abstract = next((s.text for s in sections if s.title.lower() == "abstract"), "")
+    if not abstract:
+        m = re.search(r"(?is)\babstract\b[\s.:—-]*(.+?)(?=\n\s*\n|\n\s*(?:1\.?|I\.)?\s*Introduction\b|\Z)", text)
+        abstract = m.group(1).strip() if m else ""
+    title = next((ln.strip() for ln in lines if ln.strip()), "")[:200]
+    return _finish(Paper(path=str(p), format=fmt, title=title, abstract=abstract[:3000], sections=sections,
+                         text=text, tables=parse_tables(text)))
+
+
+def _plain_text(p: Path, text: str) -> Paper:
+    return _from_text(p, "text", text)
+
+
+def _markdown(p: Path, text: str) -> Paper:
+    lines = text.splitlines()
+    heads, fence = [], False
+    for i, ln in enumerate(lines):
+        fence ^= ln.lstrip().startswith("```")
+        if not fence and (m := re.match(r"^(#{1,6})\s+(.+?)\s*#*\s*$", ln)):
+            heads.append((i, len(m.group(1)), m.group(2)))
+    title = next((h for _, lvl, h in heads if lvl == 1), heads[0][2] if heads else "")
+    sections = [Section(title=h, text="\n".join(lines[i + 1:j]).strip())
+                for (i, _, h), j in zip(heads, [k for k, _, _ in heads[1:]] + [len(lines)])]
+    abstract = next((s.text for s in sections if s.title.strip("* ").lower() == "abstract"), "")
+    if not abstract and (m := re.search(r"(?im)^\s*(?:\*\*|__)?abstract(?:\*\*|__)?[.:—-]*(?:\*\*|__)?\s*(.+)$", text)):
+        abstract = m.group(1).strip()
+    plain = re.sub(r"^#{1,6}\s+", "", text, flags=re.M)
+    plain = re.sub(r"!?\[([^\]]*)\]\(([^)\s]+)\)", r"\1 (\2)", plain)  # keep link targets for `links`
+    plain = re.sub(r"(\*\*|__)(.+?)\1", r"\2", plain)
+    return _finish(Paper(path=str(p), format="markdown", title=title.strip("* "), abstract=abstract,
+                         sections=sections, text=plain, tables=parse_tables(text)))
+
+
+# ---------------------------------------------------------------------------------- LaTeX
+
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_INPUT = re.compile(r"\\(input|include|subfile)\s*\{([^}]+)\}")
+_TABLE_ENV = re.compile(r"\\begin\{(table\*?)\}.*?\\end\{\1\}", re.S)
+_TABULAR = re.compile(r"\\begin\{(tabular\*?|tabularx)\}.*?\\end\{\1\}", re.S)
+
+
+def _main_tex(folder: Path) -> Path:
+    found = [f for f in sorted(folder.rglob("*.tex")) if "\\documentclass" in _COMMENT.sub("", _read(f))]
+    if not found:
+        raise PaperError(f"paper directory {folder} has no main .tex file (none contains \\documentclass)")
+    named = [f for f in found if f.stem.lower() in ("main", "paper", "ms", "article")]
+    return (named or [f for f in found if "\\begin{document}" in _read(f)] or found)[0]
+
+
+def _read(f: Path) -> str:
+    try:
+        return _decode(f.read_bytes())
+    except OSError:
+        return ""
+
+
+def _inline(text: str, root: Path, notes: list[str], depth: int = 0) -> str:
+    """Replace \\input/\\include by the file's content (paths are relative to the main file's folder)."""
+    def repl(m: re.Match) -> str:
+        name = m.group(2).strip()
+        f = next((c for c in (root / name, root / f"{name}.tex") if c.is_file()), None)
+        if f is None or depth > 20:
+            notes.append(f"\\{m.group(1)}{{{name}}}: file not found, skipped")
+            return ""
+        return _inline(_read(f), root, notes, depth + 1)
+    return _INPUT.sub(repl, _COMMENT.sub("", text))
+
+
+def _arg(source: str, command: str) -> str:
+    m = re.search(r"\\" + command + r"\*?\s*(?:\[[^\]]*\])?\s*\{", source)
+    if not m:
+        return ""
+    depth, start = 0, m.end() - 1
+    for i in range(start, len(source)):
+        depth += {"{": 1, "}": -1}.get(source[i], 0) if source[i - 1] != "\\" else 0
+        if depth == 0:
+            return source[start + 1:i]
+    return ""
+
+
+def _latex_plain(s: str, refs: dict[str, str]) -> str:
+    s = _TABULAR.sub("\n", s)  # table cells are in `tables`; as prose they only confuse claims
+    s = re.sub(r"\\(?:url|path)\s*\{([^{}]*)\}", lambda m: m.group(1).replace("\\_", "_"), s)
+    s = re.sub(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}", lambda m: f"{m.group(2)} ({m.group(1)})", s)
+    s = re.sub(r"\\(?:auto|c|C)?ref\s*\{([^{}]*)\}", lambda m: refs.get(m.group(1), "?"), s)
+    s = re.sub(r"\\(?:cite[a-zA-Z]*|label|vspace|hspace|bibliography(?:style)?|includegraphics)\*?\s*(?:\[[^\]]*\])*"
+               r"\s*\{[^{}]*\}", "", s)
+    s = re.sub(r"\\(?:sub)*section\*?\s*\{([^{}]*)\}", r"\n\n\1\n\n", s)
+    s = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}(?:\[[^\]]*\])?", "\n", s)
+    for a, b in (("\\%", "%"), ("\\&", "&"), ("\\_", "_"), ("\\$", "$"), ("~", " "), ("\\\\", "\n"),
+                 ("\\pm", "±"), ("\\times", "×"), ("---", "—"), ("--", "–"), ("``", '"'), ("''", '"')):
+        s = s.replace(a, b)
+    s = re.sub(r"\\[a-zA-Z]+\*?", "", s)
+    s = re.sub(r"(?<!\\)[${}]", "", s)
+    paragraphs = (" ".join(par.split()) for par in re.split(r"\n\s*\n", s))
+    return "\n\n".join(par for par in paragraphs if par)
+
+
+def _latex(p: Path, source: str | None = None) -> Paper:
+    notes: list[str] = []
+    source = _inline(_read(p) if source is None else source, p.parent, notes)
+    m = re.search(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", source, re.S)
+    body = m.group(1) if m else source
+    # LaTeX numbers tables by the order of table environments.
+    found: list[tuple[int, Table]] = []
+    refs: dict[str, str] = {}
+    for n, env in enumerate(_TABLE_ENV.finditer(body), 1):
+        for t in parse_tables(env.group(0)):
+            t.label = t.label or f"Table {n}"
+            if t.ref:
+                refs[t.ref] = t.label.split()[-1]
+            found.append((env.start(), t))
+    rest = _TABLE_ENV.sub(lambda e: " " * len(e.group(0)), body)
+    found += [(tab.start(), t) for tab in _TABULAR.finditer(rest) for t in parse_tables(tab.group(0))]
+    abstract = re.search(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", body, re.S)
+    heads = list(re.finditer(r"\\(?:sub)*section\*?\s*\{", body))
+    sections = [Section(title=_latex_plain(_arg(body[h.start():], "(?:sub)*section"), refs),
+                        text=_latex_plain(re.sub(r"^\\(?:sub)*section\*?\s*\{[^{}]*\}", "", body[h.start():e]), refs))
+                for h, e in zip(heads, [h.start() for h in heads[1:]] + [len(body)])]
+    counter = iter(range(1, 1000))
+    paper = Paper(path=str(p), format="latex",
+                  title=_latex_plain(_arg(source, "title"), refs),
+                  abstract=_latex_plain(abstract.group(1), refs) if abstract else "", sections=sections,
+                  text=_latex_plain(_TABLE_ENV.sub(lambda e: _caption_text(e.group(0), next(counter)), body), refs),
+                  tables=[t for _, t in sorted(found, key=lambda f: f[0])], notes=notes)
+    return _finish(paper)
+
+
+def _caption_text(env: str, n: int) -> str:
+    """A table env in the plain text is reduced to its caption line."""
+    caption = _arg(env, "caption")
+    line = caption if re.match(r"Table\s", caption) else f"Table {n}: {caption}"
+    return f"\n\n{line}\n\n"
+
+
+# ---------------------------------------------------------------------------------- claims, links, terms
+
+_SKIP_SECTIONS = re.compile(r"(?i)^\W*(?:\d+\.?\s*)?(references|bibliography|acknowledge?ments?)\b")
+_RESULT_WORDS = re.compile(r"(?i)\b(?:improv\w*|outperform\w*|achiev\w*|reduc\w*|faster|slower|speed-?ups?|accura\w*|"
+                           r"than|higher|lower|better|worse|increas\w*|decreas\w*|surpass\w*|beats?|reach\w*|up to|"
+                           r"state[- ]of[- ]the[- ]art)\b|%|×|\d\s*x\b")
+_NOT_RESULTS = re.compile(r"(?i)\b(?:Table|Tab\.|Figure|Fig\.|Section|Sec\.|Eq\.|Equation|Appendix|Algorithm)\s*\d+"
+                          r"|\[\d+(?:[,–-]\s*\d+)*\]|\b(?:19|20)\d{2}\b")
+_CAPTION = re.compile(r"(?i)^(?:Table|Tab\.|Figure|Fig\.)\s*\d+\s*[.:]")
+_ABBREV = re.compile(r"(?i)(?:\be\.g|\bi\.e|\bet al|\bfig|\bsec|\beq|\btab|\bvs|\bcf|\bapprox|\bresp)\.$")
+
+
+def _sentences(text: str) -> list[str]:
+    text = re.sub(r"(\w)-\n(\w)", r"\1\2", text)  # PDF hyphenation
+    out: list[str] = []
+    for piece in re.split(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n\s*\n", text):
+        piece = " ".join(piece.split())
+        if out and _ABBREV.search(out[-1]):
+            out[-1] += " " + piece
+        elif piece:
+            out.append(piece)
+    return out
+
+
+def _claims(paper: Paper) -> list[str]:
+    body = [paper.abstract] + [s.text for s in paper.sections if not _SKIP_SECTIONS.match(s.title)]
+    if not paper.sections:
+        body.append(paper.text)
+    seen: dict[str, None] = {}
+    for sentence in _sentences(re.sub(r"(\*\*|__)(.+?)\1", r"\2", "\n\n".join(body))):
+        if _CAPTION.match(sentence):  # "Table 1: accuracy (%) on CIFAR-10" describes, it does not claim
+            continue
+        if 20 <= len(sentence) <= 500 and _RESULT_WORDS.search(sentence) \
+                and re.search(r"\d", _NOT_RESULTS.sub("", sentence)):
+            seen.setdefault(sentence, None)
+    return list(seen)
+
+
+_URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\[\]]+")
+_DOI = re.compile(r"\b10\.\d{4,9}/[^\s<>\"'`{}|\\^\[\]]+")
+
+
+def _tidy(link: str) -> str:
+    while link and (link[-1] in ".,;:!?'\"" or (link[-1] == ")" and link.count(")") > link.count("("))):
+        link = link[:-1]
+    return link
+
+
+def _links(text: str) -> list[str]:
+    urls = list(dict.fromkeys(_tidy(u) for u in _URL.findall(text)))
+    dois = [d for d in dict.fromkeys(_tidy(d) for d in _DOI.findall(text)) if not any(d in u for u in urls)]
+    return urls + dois
+
+
+def _finish(paper: Paper) -> Paper:
+    paper.claims = _claims(paper)
+    paper.links = _links(paper.text + "\n" + paper.abstract)
+    return paper
+
+
+_STOP = set("""about above after again against along already although always among another anything around
+because become before being below between beyond both cannot could does doing during each either
+enough every example first following found further given having however indeed instead itself large later
+least less might more most much never other others otherwise overall paper perhaps rather really several
+shall should shown shows since small some still such their theirs them themselves then there therefore these
+they thing things third those though three through thus together toward towards under until upon using
+various very where whereas whether which while whose within without would yours yourself section table
+figure based results result approach method methods propose proposed present presents work works study
+number numbers value values different however include includes including provide provides second respectively
+similar simple model models system systems problem problems across moreover furthermore important order
+specific general known compared compare shows often allow allows first fourth fifth total since point points""".split())
+
+
+def distinctive_terms(text: str, limit: int = 60) -> set[str]:
+    """Frequent uncommon words (>= 5 letters): a cheap fingerprint to tell whether an artifact matches a paper."""
+    counts = Counter(w for w in re.findall(r"[a-z]{5,}", text.lower()) if w not in _STOP)
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {w for w, _ in ranked[:limit]}

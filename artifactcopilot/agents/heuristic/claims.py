@@ -1,0 +1,147 @@
+"""D4: map the run's outputs to the paper's tables and claims; detect copied results by provenance.
+
+Only output this review produced counts. When a file that already existed in the artifact also
+holds the matching table, the workflow is rerun in a fresh copy without that file: if the table
+no longer comes out, the "result" was copied, not computed.
+"""
+from __future__ import annotations
+
+import re
+
+from ...models import EvidenceLevel, PhasePacket
+from ...repro.tables import Comparison, parse_number
+from ...rules import supported_score
+from ..base import PhaseContext, cited, item
+from ..tools import ScopedTools
+
+TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
+NUMBER = re.compile(r"[-−]?\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?%?")
+
+
+def stdout_of(log: str) -> str:
+    """The stdout part of a persisted command log."""
+    head, _, rest = log.partition("----- stdout -----\n")
+    return rest.partition("\n----- stderr -----\n")[0] if rest else ""
+
+
+def output_sources(tools: ScopedTools, run: dict) -> list[tuple[str, str]]:
+    sources = [(f"stdout of `{run['cmd']}`", stdout_of(tools.store.read(run["evidence"])))]
+    for rel in (run.get("files_created") or []) + (run.get("files_modified") or []):
+        if rel.lower().endswith(TEXT_OUTPUT):
+            text = tools.read_output(rel, 1_000_000)
+            if text:
+                sources.append((rel, text))
+    return sources
+
+
+def paper_numbers(tools: ScopedTools) -> list[str]:
+    """Printed numbers of the paper's tables and claims that carry information (not 1, 2, 2024)."""
+    out = []
+    for table in tools.paper_tables():
+        for r, c in table.numeric_cells():
+            out.append(table.rows[r][c])
+    for claim in tools.paper.claims:
+        out += [n for n in NUMBER.findall(claim) if "." in n or "%" in n]
+    return [n for n in dict.fromkeys(out) if (p := parse_number(n)) and (p.decimals > 0 or abs(p.value) >= 10)]
+
+
+def _numbers_found(expected: list[str], text: str) -> list[str]:
+    produced = {n for n in NUMBER.findall(text)}
+    found = []
+    for e in expected:
+        pe = parse_number(e)
+        for p in produced:
+            pp = parse_number(p)
+            if pe and pp and pp.decimals >= pe.decimals and round(pp.value, pe.decimals) == round(pe.value, pe.decimals):
+                found.append(e)
+                break
+    return found
+
+
+def pre_existing_copies(tools: ScopedTools, table, limit: int = 300) -> list[str]:
+    hits = []
+    for rel in tools.list_files()[:5000]:
+        if not rel.lower().endswith(TEXT_OUTPUT) or re.search(r"(^|/)readme", rel, re.I):
+            continue
+        text = tools.read_file(rel, 300_000)
+        comp = tools.compare_table(table, text) if text else None
+        if comp and comp.success:
+            hits.append(rel)
+        if len(hits) >= 3 or limit <= 0:
+            break
+        limit -= 1
+    return hits
+
+
+def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+    d3 = ctx.packets["D3"]
+    run = d3.facts.get("run")
+    record: dict = {"tables": [], "numbers": {}, "provenance": []}
+    if not run:
+        ev = tools.record_evidence("D4", "comparison", "claim-mapping", {"reason": "no reviewer-executed output (D3 produced none)"},
+                                   "nothing to compare: the workflow produced no valid output", EvidenceLevel.E0)
+        checklist = [item(f"D4.{n}", False, [ev.id, *d3.evidence[:1]], "no E2 output from D3") for n in ("executed", "weak_mapping", "mapping", "main_result", "traceable")]
+        return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"table_reproduced": False, "copied_results": False}, ev.id, "No executed output to map to the paper.")
+
+    sources = output_sources(tools, run)
+    best: dict[str, tuple[str, Comparison]] = {}
+    for table in tools.paper_tables():
+        for name, text in sources:
+            comp = tools.compare_table(table, text)
+            if comp and comp.total and (table.label not in best or comp.matched > best[table.label][1].matched):
+                best[table.label or "table"] = (name, comp)
+    reproduced, copied, inconsistencies, prov_evs = [], [], [], []
+    for label, (source, comp) in best.items():
+        table = next(t for t in tools.paper_tables() if (t.label or "table") == label)
+        entry = {"table": label, "source": source, "matched": comp.matched, "total": comp.total,
+                 "cells": [c.model_dump() for c in comp.cells]}
+        if comp.success:
+            for rel in pre_existing_copies(tools, table):
+                rec, out, pev = tools.verify_provenance(run["script"], rel, env=run.get("env"))
+                prov_evs.append(pev.id)
+                again = tools.compare_table(table, out) if out else None
+                depends = not (rec.exit_code == 0 and again is not None and again.success)
+                record["provenance"].append({"table": label, "withheld": rel, "still_reproduced": not depends, "evidence": pev.id})
+                if depends:
+                    entry["copied_from"] = rel
+                    break
+            (copied if "copied_from" in entry else reproduced).append(label)
+        elif comp.matched:
+            inconsistencies += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected, "artifact": c.produced, "kind": c.kind}
+                                for c in comp.cells if not c.matched and c.produced is not None]
+        record["tables"].append(entry)
+    usable = {k: v for k, v in best.items() if k not in copied}
+    all_text = "\n".join(t for n, t in sources)
+    expected_numbers = paper_numbers(tools)
+    found = [] if copied and not usable else _numbers_found(expected_numbers, all_text)
+    record["numbers"] = {"paper": len(expected_numbers), "found_in_output": found}
+    record["inconsistencies"] = inconsistencies
+    level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
+    ev = tools.record_evidence("D4", "comparison", "claim-mapping", record,
+                               f"tables reproduced: {', '.join(reproduced) or 'none'}; copied: {', '.join(copied) or 'none'}; "
+                               f"{len(found)}/{len(expected_numbers)} paper numbers found in output", level)
+    matched_cells = max((c.matched for _, c in usable.values()), default=0)
+    ratio = max((c.ratio for _, c in usable.values()), default=0.0)
+    mapping = ratio >= 0.5 or matched_cells >= 3
+    cites = [ev.id, run["evidence"], *prov_evs]
+    checklist = [
+        item("D4.executed", True, [run["evidence"]], f"output of `{run['cmd']}`"),
+        item("D4.weak_mapping", matched_cells >= 1 or len(found) >= 2, [ev.id], f"{matched_cells} table cells, {len(found)} paper numbers in output"),
+        item("D4.mapping", mapping, [ev.id], f"best table match {ratio:.0%}" if usable else "no paper table in output"),
+        item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
+             (f"matching output copied from {', '.join(copied)}" if copied else "no paper table fully reproduced")),
+        item("D4.traceable", mapping, cites, f"{run['cmd']} -> {', '.join(sorted({s for s, _ in usable.values()}))}" if mapping else ""),
+    ]
+    facts = {"table_reproduced": bool(reproduced), "copied_results": bool(copied) and not reproduced,
+             "reproduced_tables": reproduced, "copied_tables": copied, "reproduction_evidence": cites,
+             "inconsistencies": inconsistencies}
+    summary = (f"Reproduced {', '.join(reproduced)}." if reproduced else
+               "Output matching the paper was copied from checked-in files." if copied else
+               f"Best table match {ratio:.0%}; {len(found)} paper numbers found in the output.")
+    return _packet(ctx, tools, checklist, level if mapping else EvidenceLevel.E2, facts, ev.id, summary)
+
+
+def _packet(ctx, tools, checklist, level, facts, ev_id, summary) -> PhasePacket:
+    score, _ = supported_score("D4", checklist, level, tools.store.interventions(), ctx.rubric)
+    return PhasePacket(phase="D4", score=score, checklist=checklist, evidence=cited(checklist, ev_id),
+                       evidence_level=level, facts=facts, summary=summary)

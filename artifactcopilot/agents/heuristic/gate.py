@@ -1,0 +1,77 @@
+"""Gate: GC1 from the acquisition log, GC2 from the entry document, GC3 from paper relation."""
+from __future__ import annotations
+
+import re
+
+from ...models import EvidenceLevel, PhasePacket
+from ..base import PhaseContext, cited, item
+from ..tools import ScopedTools
+
+NOT_MATERIAL = re.compile(r"(^|/)(readme|license|licence|copying|citation|authors|contributing|changelog|\.gitignore|\.gitattributes)[^/]*$", re.I)
+TEXTUAL = (".md", ".txt", ".tex", ".rst", ".html")
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]{4,}", text.lower()))
+
+
+def run_gate(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+    acq, acq_ev = tools.acquire_artifact()
+    gc1 = acq.ok
+    checklist = [item("GC1", gc1, [acq_ev.id], f"{acq.kind or 'source'}: {len(acq.files)} files" if gc1 else (acq.error or "no files"))]
+    if not gc1:
+        checklist += [item("GC2", False, [acq_ev.id], "not assessed: the artifact could not be acquired"),
+                      item("GC3", False, [acq_ev.id], "not assessed: the artifact could not be acquired")]
+        return _packet(checklist, {"GC1": False, "GC2": False, "GC3": False}, {}, acq_ev.id)
+
+    entry = tools.locate_entry()
+    entry_text = tools.read_file(entry) if entry else None
+    gc2 = bool(entry_text and entry_text.strip())
+    if entry:
+        entry_ev = tools.record_evidence("gate", "entry", "entry-location",
+                                         {"entry": entry, "bytes": len(entry_text or ""), "readable": gc2},
+                                         f"entry document {entry}" + ("" if gc2 else " (empty or unreadable)"), EvidenceLevel.E1)
+    else:
+        entry_ev = tools.record_evidence("gate", "entry", "entry-location", {"entry": None, "searched": "README*, docs/index, INSTALL, top-level notebook"},
+                                         "no README, docs index, INSTALL or notebook found", EvidenceLevel.E1)
+    checklist.append(item("GC2", gc2, [entry_ev.id, acq_ev.id], f"entry: {entry}" if gc2 else "no readable entry document"))
+
+    paper_words = _words(tools.paper.text)
+    material, copies, texts = [], [], [entry_text or ""]
+    for rel in acq.files:
+        if NOT_MATERIAL.search(rel):
+            continue
+        if rel.lower().endswith(".pdf"):
+            copies.append(rel)  # a PDF next to code is usually the paper itself
+            continue
+        text = tools.read_file(rel, 200_000) if len(texts) < 400 else None
+        if text and rel.lower().endswith(TEXTUAL) and paper_words:
+            words = _words(text)
+            if words and len(words & paper_words) / max(1, len(words)) >= 0.8 and len(words) > 50:
+                copies.append(rel)
+                continue
+        material.append(rel)
+        if text:
+            texts.append(text)
+    relation = tools.paper_terms("\n".join(texts + acq.files))
+    thresholds = ctx.rubric.gc3
+    related = relation["shared_count"] >= thresholds.get("min_shared_terms", 3)
+    has_material = len(material) >= thresholds.get("min_material_files", 1)
+    relation.update({"material_files": material[:200], "material_count": len(material), "paper_copies": copies})
+    rel_ev = tools.record_evidence("gate", "relation", "paper-relation", relation,
+                                   f"{relation['shared_count']} shared distinctive terms; {len(material)} material files", EvidenceLevel.E1)
+    gc3 = related and has_material
+    note = (f"shares {relation['shared_count']} distinctive terms with the paper ({', '.join(relation['shared_terms'][:8])})"
+            if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
+    note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
+    checklist.append(item("GC3", gc3, [rel_ev.id], note))
+    facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped}
+    return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id)
+
+
+def _packet(checklist, gate: dict[str, bool], facts: dict, acq_id: str) -> PhasePacket:
+    passed = all(gate.values())
+    failed = [k for k, v in gate.items() if not v]
+    summary = "All gate checks pass." if passed else f"Gate failed: {', '.join(failed)}. The review stops here."
+    return PhasePacket(phase="gate", gate=gate, checklist=checklist, evidence=cited(checklist, acq_id),
+                       evidence_level=EvidenceLevel.E1, facts=facts, summary=summary)

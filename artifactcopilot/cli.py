@@ -1,0 +1,126 @@
+"""`copilot` command line. Domain errors become one line on stderr and an exit code:
+0 review completed (whatever the badge), 1 internal/infrastructure error, 2 usage error."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from . import __version__
+from .errors import CopilotError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]},
+                  help="ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation.")
+err = Console(stderr=True, highlight=False)
+PHASE_TITLES = {"gate": "Availability gate", "D1": "D1 documentation", "D2": "D2 environment", "D3": "D3 execution",
+                "D4": "D4 claim support", "D5": "D5 reusability", "report": "Report"}
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"copilot {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                               help="Show the version and exit.")] = False) -> None:
+    """ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation."""
+
+
+def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
+    if isinstance(exc, CopilotError):
+        hint = f" — {exc.hint}" if exc.hint else ""
+        err.print(f"error: {exc}{hint}", markup=False)
+        return typer.Exit(exc.exit_code)
+    err.print(f"internal error: {type(exc).__name__}: {exc}{log_hint}", markup=False)
+    return typer.Exit(1)
+
+
+def _default_out(artifact: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(artifact.rstrip("/")).name or "artifact").strip("-")[:40] or "artifact"
+    return Path("reports") / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+@app.command()
+def review(
+    paper: Annotated[Path, typer.Argument(help="The paper: PDF, Markdown, LaTeX or text.")],
+    artifact: Annotated[str, typer.Argument(help="The artifact: local directory, archive, or file:// URL.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Run directory (default: reports/<artifact>-<time>).")] = None,
+    agent: Annotated[str, typer.Option(help="Review agent: auto, llm or heuristic.")] = "auto",
+    sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
+    timeout: Annotated[float, typer.Option(help="Time limit for one artifact command, in seconds.")] = 1800.0,
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Step limit per phase for an LLM agent.")] = 30,
+    max_cost: Annotated[float, typer.Option("--max-cost", help="Cost limit per review in USD for an LLM agent.")] = 1.0,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the review already in --out.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print report.json to stdout; no progress display.")] = False,
+) -> None:
+    """Review ARTIFACT against PAPER and write report.json, report.md and report.html."""
+    from .review import ReviewRequest, run_review
+
+    if timeout <= 0 or max_steps <= 0 or max_cost < 0:
+        raise fail(CopilotError("--timeout and --max-steps must be positive, --max-cost not negative")) from None
+    out = out or _default_out(artifact)
+    quiet = as_json or not err.is_terminal
+
+    def progress(phase: str, event: str, detail: str) -> None:
+        if quiet:
+            return
+        title = PHASE_TITLES.get(phase, phase)
+        if event == "committed":
+            err.print(f"[green]✓[/] {title}" + (f"  [bold]{detail}[/]" if detail else ""))
+        elif event == "rejected":
+            err.print(f"[yellow]↻[/] {title}: packet rejected, revising ({detail[:100]})")
+        elif event == "start" and phase != "report":
+            err.print(f"[dim]… {title}[/]")
+
+    request = ReviewRequest(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout_s=timeout, resume=resume)
+    try:
+        report, paths = run_review(request, progress=progress)
+    except KeyboardInterrupt:
+        err.print(f"interrupted; partial results are in {out}")
+        raise typer.Exit(130) from None
+    except Exception as exc:  # noqa: BLE001 - the CLI boundary turns everything into one line
+        raise fail(exc, f" (details in {out}/logs/review.log)") from None
+    if as_json:
+        typer.echo(paths["json"].read_text(encoding="utf-8"))
+        return
+    badges = [b for b in ("available", "functional", "reusable", "reproduced") if report.badges.get(b)]
+    typer.echo(f"badge: {report.badge}" + (f" ({', '.join(badges)})" if badges else "") + f"  confidence: {report.confidence:.2f}")
+    typer.echo(f"report: {paths['md']}  (also {paths['html'].name}, {paths['json'].name})")
+
+
+@app.command()
+def schema(
+    name: Annotated[str, typer.Argument(help="report, packet, evidence or intervention.")] = "report",
+    write: Annotated[Optional[Path], typer.Option("--write", help="Write every schema into this folder instead.")] = None,
+) -> None:
+    """Print a JSON Schema generated from the models (or write them all)."""
+    from .schemas import MODELS, render, write_all
+
+    if write is not None:
+        write.mkdir(parents=True, exist_ok=True)
+        for path in write_all(write):
+            typer.echo(str(path))
+        return
+    if name not in MODELS:
+        raise fail(CopilotError(f"unknown schema '{name}'", f"choose one of {', '.join(MODELS)}"))
+    typer.echo(render(name), nl=False)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""The phase graph: gate -> D1 -> ... -> D5 -> report, each phase followed by its packet check.
+
+    gate ─► check_gate ─(failed gate)──────────────────────────────► report ─► END
+                 │ retry ▲        │ passed
+                 ▼       │        ▼
+                 gate ───┘   D1 ─► check_D1 ─► D2 ─► ... ─► check_D5 ─► report
+
+Built by `build_graph` with the agent, tools, store and checker injected; nothing at import time.
+Only committed packets cross phase boundaries; the graph state holds ids and verdicts, not evidence.
+"""
+from __future__ import annotations
+
+import operator
+import traceback
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Callable, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from .agents.base import Agent, PhaseContext
+from .agents.tools import ScopedTools, Tools
+from .checker import PacketChecker
+from .evidence import EvidenceStore, atomic_write
+from .models import PHASES, EvidenceLevel, Flag, PhasePacket
+from .rubric import Rubric
+from .skills import Skill
+
+Progress = Callable[[str, str, str], None]
+
+
+class ReviewInput(TypedDict):
+    """What a caller passes in."""
+
+    paper: str
+    artifact: str
+
+
+class ReviewState(ReviewInput, total=False):
+    """Internal state. `committed` accumulates; the rest is replaced by each node."""
+
+    committed: Annotated[list[str], operator.add]
+    attempts: dict[str, int]
+    pending: dict[str, Any] | None
+    pending_error: bool
+    feedback: list[str]
+    verdict: str
+    gate_passed: bool
+    report: dict[str, Any] | None
+
+
+@dataclass
+class Runtime:
+    agent: Agent
+    tools: Tools
+    store: EvidenceStore
+    checker: PacketChecker
+    skills: dict[str, Skill]
+    rubric: Rubric
+    report: Callable[[], dict[str, Any]]
+    """Builds and writes the report; returns report.json's content."""
+    max_attempts: int = 3
+    progress: Progress = field(default=lambda phase, event, detail: None)
+
+
+def next_phase(phase: str) -> str:
+    i = PHASES.index(phase)
+    return PHASES[i + 1] if i + 1 < len(PHASES) else "report"
+
+
+def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
+    """Pure router: retry a rejected packet, stop early on a failed gate, else go on."""
+    if state.get("verdict") == "retry":
+        return "retry"
+    if state.get("gate_passed") is False:
+        return "report"
+    return "next"
+
+
+def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int) -> PhasePacket:
+    """An internal error still yields a committed, flagged result; nothing is inferred from it."""
+    ev = store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
+                   f"internal error in {phase}: {exc}", EvidenceLevel.E0)
+    return PhasePacket(phase=phase, gate={"GC1": False, "GC2": False, "GC3": False} if phase == "gate" else {},
+                       evidence=[ev.id], summary=f"The phase failed with an internal error: {exc}", attempt=attempt,
+                       flags=[Flag(severity="high", code="phase-error", phase=phase,
+                                   message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")])
+
+
+def make_phase_node(phase: str, rt: Runtime):
+    skill = rt.skills[phase]
+
+    def node(state: ReviewState) -> dict:
+        attempts = dict(state.get("attempts") or {})
+        attempt = attempts.get(phase, 0) + 1
+        rt.progress(phase, "start", f"attempt {attempt}")
+        ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric,
+                           feedback=list(state.get("feedback") or []), attempt=attempt)
+        error = False
+        try:
+            packet = rt.agent.run(skill, ctx, ScopedTools(rt.tools, phase, skill.tool_scope))
+        except Exception as exc:  # noqa: BLE001 - any failure becomes a flagged phase result
+            packet, error = _error_packet(phase, exc, rt.store, attempt), True
+        # Working memory: every attempt is kept for audit but never cited by the report.
+        atomic_write(rt.store.working(phase) / f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
+        attempts[phase] = attempt
+        return {"pending": packet.model_dump(mode="json"), "pending_error": error, "attempts": attempts}
+
+    return node
+
+
+def make_check_node(phase: str, rt: Runtime):
+    skill = rt.skills[phase]
+
+    def node(state: ReviewState) -> dict:
+        packet = PhasePacket.model_validate(state["pending"])
+        attempt = (state.get("attempts") or {}).get(phase, 1)
+        if not state.get("pending_error"):
+            result = rt.checker.check(packet, skill)
+            if not result.accepted:
+                atomic_write(rt.store.working(phase) / f"rejected-{attempt}.json",
+                             PhasePacket.model_dump_json(packet, indent=2) + "\n" + "\n".join(result.reasons))
+                if attempt < rt.max_attempts:
+                    rt.progress(phase, "rejected", "; ".join(result.reasons))
+                    return {"verdict": "retry", "feedback": result.reasons, "pending": None}
+                packet = rt.checker.downgrade(packet, result.reasons)
+        rt.store.commit_packet(packet)
+        rt.progress(phase, "committed", packet.score.value if packet.score else "")
+        update: dict = {"verdict": "commit", "feedback": [], "pending": None, "committed": [phase]}
+        if phase == "gate":
+            update["gate_passed"] = bool(packet.gate) and all(packet.gate.values())
+        return update
+
+    return node
+
+
+def make_report_node(rt: Runtime):
+    def node(state: ReviewState) -> dict:
+        rt.progress("report", "start", "")
+        return {"report": rt.report()}
+
+    return node
+
+
+def build_graph(rt: Runtime, checkpointer=None):
+    graph = StateGraph(ReviewState, input_schema=ReviewInput)
+    for phase in PHASES:
+        graph.add_node(phase, make_phase_node(phase, rt))
+        graph.add_node(f"check_{phase}", make_check_node(phase, rt))
+        graph.add_edge(phase, f"check_{phase}")
+        graph.add_conditional_edges(f"check_{phase}", route_after_check,
+                                    {"retry": phase, "next": next_phase(phase), "report": "report"})
+    graph.add_node("report", make_report_node(rt))
+    graph.add_edge(START, PHASES[0])
+    graph.add_edge("report", END)
+    return graph.compile(checkpointer=checkpointer)

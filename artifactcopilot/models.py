@@ -1,0 +1,223 @@
+"""Data model of a review: scores, levels, evidence, packets and the report.
+
+Every model here is also published as a JSON Schema under `schemas/` (see `schemas.py`).
+Ordered enums (Score, InterventionLevel, EvidenceLevel) compare by rank so rules can say `>= WA`.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PHASES: tuple[str, ...] = ("gate", "D1", "D2", "D3", "D4", "D5")
+DIMENSIONS: tuple[str, ...] = ("D1", "D2", "D3", "D4", "D5")
+GATE_CHECKS: tuple[str, ...] = ("GC1", "GC2", "GC3")
+BADGES: tuple[str, ...] = ("none", "available", "functional", "reusable")
+
+
+def utcnow() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class _Ranked(str, Enum):
+    """A string enum whose members are ordered by declaration."""
+
+    @property
+    def rank(self) -> int:
+        return list(type(self)).index(self)
+
+    def __lt__(self, other):  # type: ignore[override]
+        if isinstance(other, type(self)):
+            return self.rank < other.rank
+        return NotImplemented
+
+    def __le__(self, other):  # type: ignore[override]
+        if isinstance(other, type(self)):
+            return self.rank <= other.rank
+        return NotImplemented
+
+    def __gt__(self, other):  # type: ignore[override]
+        if isinstance(other, type(self)):
+            return self.rank > other.rank
+        return NotImplemented
+
+    def __ge__(self, other):  # type: ignore[override]
+        if isinstance(other, type(self)):
+            return self.rank >= other.rank
+        return NotImplemented
+
+
+class Score(_Ranked):
+    """ArtifactGuide four-level dimension scale: reject < weak reject < weak accept < accept."""
+
+    R = "R"
+    WR = "WR"
+    WA = "WA"
+    A = "A"
+
+
+class InterventionLevel(_Ranked):
+    """How much the reviewer changed to make the artifact work (Table II)."""
+
+    I0 = "I0"
+    I1 = "I1"
+    I2 = "I2"
+    I3 = "I3"
+    I4 = "I4"
+
+
+class EvidenceLevel(_Ranked):
+    """How strong the executable evidence is (Table II)."""
+
+    E0 = "E0"
+    E1 = "E1"
+    E2 = "E2"
+    E3 = "E3"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_enum_values=False)
+
+
+class CommandRecord(Strict):
+    """One command run in the sandbox, with where its output was saved."""
+
+    cmd: str = Field(description="Shell command as executed.")
+    cwd: str = Field(".", description="Working directory relative to the artifact root.")
+    exit_code: int | None = Field(description="Exit status; None when killed before exiting.")
+    duration_s: float = Field(description="Wall time of the command in seconds.")
+    timed_out: bool = Field(False, description="Killed because it exceeded its timeout.")
+    output_truncated: bool = Field(False, description="Output exceeded the cap; the log keeps the head.")
+    stdout: str = Field("", description="Head of standard output (the full capped log is evidence).")
+    stderr: str = Field("", description="Head of standard error.")
+    files_created: list[str] = Field(default_factory=list, description="Artifact-relative files the command created.")
+    files_modified: list[str] = Field(default_factory=list, description="Pre-existing files whose content changed.")
+    limits_hit: list[str] = Field(default_factory=list, description="Sandbox limits the command ran into.")
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out
+
+
+class Evidence(Strict):
+    """A persisted, content-hashed evidence file under the run directory."""
+
+    id: str = Field(description="Stable id, e.g. 'D3-004-run'. Cited by checklist items and badges.")
+    phase: str = Field(description="Phase that collected it (gate, D1..D5).")
+    kind: str = Field(description="command, listing, readme, analysis, comparison, download, diff, note ...")
+    path: str = Field(description="Path relative to the run directory.")
+    sha256: str = Field(description="Hex digest of the file content at commit time.")
+    size: int = Field(description="Size in bytes.")
+    summary: str = Field("", description="One line for the report.")
+    level: EvidenceLevel = Field(EvidenceLevel.E0, description="Evidence level this record supports.")
+    created_at: str = Field(default_factory=utcnow)
+
+
+class Intervention(Strict):
+    """A reviewer-side action beyond the artifact's instructions, classified before it runs."""
+
+    id: str = Field(description="Stable id, e.g. 'INT-003'.")
+    phase: str = Field(description="Phase in which the action was taken.")
+    action: str = Field(description="What was done (command or edit).")
+    purpose: str = Field(description="Why the reviewer did it.")
+    level: InterventionLevel = Field(description="I0..I4 as classified by the rule below.")
+    rule: str = Field(description="Id of the classification rule that fired.")
+    anticipated_impact: str = Field(description="What the action may change about the evidence.")
+    evidence: list[str] = Field(default_factory=list, description="Evidence ids (diffs, logs).")
+    created_at: str = Field(default_factory=utcnow)
+
+
+class ChecklistItem(Strict):
+    """One rubric item judged in a phase, anchored to evidence."""
+
+    item: str = Field(description="Rubric item id, e.g. 'GC2', 'D1.setup', 'RW3'.")
+    status: Literal["satisfied", "violated", "not_applicable"]
+    evidence: list[str] = Field(default_factory=list, description="Evidence ids that show it.")
+    note: str = Field("", description="Short justification.")
+
+
+class Flag(Strict):
+    """A reviewer-facing warning. Flags never change a badge."""
+
+    severity: Literal["info", "low", "medium", "high"]
+    code: str = Field(description="Machine-readable code, e.g. 'checker-downgrade'.")
+    message: str
+    phase: str | None = None
+
+
+class PhasePacket(Strict):
+    """What a phase submits: score, checklist, cited evidence, facts for later phases."""
+
+    phase: str = Field(description="gate, D1..D5.")
+    score: Score | None = Field(None, description="Dimension score (None for the gate).")
+    gate: dict[str, bool] = Field(default_factory=dict, description="Gate only: GC1..GC3 outcomes.")
+    checklist: list[ChecklistItem] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list, description="Every evidence id the packet relies on.")
+    evidence_level: EvidenceLevel = Field(EvidenceLevel.E0)
+    interventions: list[str] = Field(default_factory=list, description="Intervention ids logged in this phase.")
+    facts: dict[str, Any] = Field(default_factory=dict, description="Structured findings later phases read.")
+    summary: str = Field("", description="One paragraph for the report.")
+    flags: list[Flag] = Field(default_factory=list)
+    attempt: int = Field(1, description="1-based attempt that produced this packet.")
+
+    def item(self, item_id: str) -> ChecklistItem | None:
+        return next((c for c in self.checklist if c.item == item_id), None)
+
+
+class GateResult(Strict):
+    passed: bool
+    evidence: list[str] = Field(default_factory=list)
+
+
+class DimensionResult(Strict):
+    score: Score | None
+    checklist: list[ChecklistItem] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    evidence_level: EvidenceLevel = EvidenceLevel.E0
+    summary: str = ""
+
+
+class TraceStep(Strict):
+    """One condition the rule engine checked."""
+
+    rule: str = Field(description="Badge or cross-check the condition belongs to.")
+    condition: str = Field(description="Human-readable condition, e.g. 'D3.score >= WA'.")
+    value: Any = Field(description="Fact value observed (None = not established).")
+    result: bool
+    evidence: list[str] = Field(default_factory=list)
+
+
+class Cost(Strict):
+    llm_calls: int = 0
+    tokens: int = 0
+    usd: float = 0.0
+
+
+class Report(Strict):
+    """report.json: the contract in DESIGN.md, validated by schemas/report.schema.json."""
+
+    schema_version: str = "1"
+    tool_version: str
+    run_id: str
+    paper: str
+    artifact: str
+    agent: str
+    sandbox: str
+    status: Literal["complete", "incomplete"] = "complete"
+    badge: Literal["none", "available", "functional", "reusable"]
+    badges: dict[str, bool] = Field(description="available, functional, reusable, reproduced.")
+    gate: dict[str, GateResult]
+    dimensions: dict[str, DimensionResult]
+    evidence_level: EvidenceLevel
+    interventions: list[Intervention] = Field(default_factory=list)
+    derivation: list[TraceStep] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
+    confidence: float = Field(ge=0.0, le=1.0)
+    cost: Cost = Field(default_factory=Cost)
+    timing: dict[str, float] = Field(default_factory=dict, description="Seconds: total, commands, per phase.")
+    evidence: list[Evidence] = Field(default_factory=list, description="Every committed evidence record.")
+    not_established: list[str] = Field(default_factory=list, description="What the review could not establish.")
+    next_badge: list[str] = Field(default_factory=list, description="What authors could do to reach the next badge.")
+    created_at: str = Field(default_factory=utcnow)

@@ -1,0 +1,1 @@
+"""Reproduction helpers: compare what an artifact produced with what the paper reports."""

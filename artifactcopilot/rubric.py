@@ -1,0 +1,184 @@
+"""Load ArtifactGuide from `rubric/*.yaml` and validate it before any review starts.
+
+Every condition is parsed at load time and every fact it names must be declared in
+`facts.yaml` (or be a checklist item of `dimensions.yaml`); a typo is a RubricError, never a
+condition that is silently false.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import RubricError
+from .models import DIMENSIONS, EvidenceLevel, InterventionLevel, Score
+from .resources import data_dir
+
+FACT_TYPES = {"bool", "score", "intervention", "evidence", "number", "text"}
+_ENUMS = {"score": Score, "intervention": InterventionLevel, "evidence": EvidenceLevel}
+_CONDITION = re.compile(r"^\s*([A-Za-z0-9_.]+)\s*(==|!=|>=|<=|>|<)\s*(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`fact op value`, with the value already typed."""
+
+    text: str
+    fact: str
+    op: str
+    value: Any
+
+
+@dataclass
+class LevelRule:
+    all_of: list[str] = field(default_factory=list)
+    at_least: tuple[int, list[str]] | None = None
+    facts: list[Condition] = field(default_factory=list)
+
+
+@dataclass
+class Dimension:
+    id: str
+    title: str
+    criteria: dict[str, str]
+    items: dict[str, str]
+    levels: dict[str, LevelRule]  # ordered A, WA, WR
+
+
+@dataclass
+class BadgeRule:
+    id: str
+    title: str
+    rule: str
+    conditions: list[Condition]
+
+
+@dataclass
+class CrossCheck:
+    code: str
+    severity: str
+    message: str
+    when: list[Condition]
+    then: list[Condition]
+
+
+@dataclass
+class Rubric:
+    gate: dict[str, dict[str, str]]
+    gc3: dict[str, int]
+    dimensions: dict[str, Dimension]
+    levels: dict[str, dict[str, str]]
+    facts: dict[str, str]  # fact name -> type
+    badges: list[BadgeRule]
+    crosschecks: list[CrossCheck]
+
+    def item_text(self, item_id: str) -> str:
+        """Human text for any checklist item id (GC*, RW*, D*.x)."""
+        if item_id in self.gate:
+            return self.gate[item_id]["title"]
+        if item_id in self.levels["representative_workflow"]:
+            return self.levels["representative_workflow"][item_id]
+        for dim in self.dimensions.values():
+            if item_id in dim.items:
+                return dim.items[item_id]
+        return item_id
+
+
+def _read(folder: Path, name: str) -> Any:
+    path = folder / name
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RubricError(f"rubric file missing: {path}") from None
+    except yaml.YAMLError as exc:
+        raise RubricError(f"rubric file {path} is not valid YAML: {exc}") from None
+
+
+def parse_condition(text: str, facts: dict[str, str], where: str) -> Condition:
+    match = _CONDITION.match(str(text))
+    if not match:
+        raise RubricError(f"{where}: cannot parse condition '{text}' (expected 'FACT OP VALUE')")
+    fact, op, raw = match.groups()
+    if fact not in facts:
+        raise RubricError(f"{where}: unknown fact '{fact}' in condition '{text}'")
+    return Condition(text=text.strip(), fact=fact, op=op, value=_typed_value(raw, facts[fact], where, text))
+
+
+def _typed_value(raw: str, kind: str, where: str, text: str) -> Any:
+    raw = raw.strip()
+    try:
+        if kind == "bool":
+            if raw not in ("true", "false"):
+                raise ValueError
+            return raw == "true"
+        if kind in _ENUMS:
+            return _ENUMS[kind](raw)
+        if kind == "number":
+            return float(raw)
+        return raw.strip("'\"")
+    except ValueError:
+        raise RubricError(f"{where}: value '{raw}' does not fit a {kind} fact in '{text}'") from None
+
+
+def _level_rule(spec: dict, facts: dict[str, str], where: str) -> LevelRule:
+    unknown = set(spec) - {"all_of", "at_least", "facts"}
+    if unknown:
+        raise RubricError(f"{where}: unknown keys {sorted(unknown)}")
+    rule = LevelRule(all_of=list(spec.get("all_of", [])))
+    if "at_least" in spec:
+        rule.at_least = (int(spec["at_least"]["n"]), list(spec["at_least"]["of"]))
+    rule.facts = [parse_condition(c, facts, where) for c in spec.get("facts", [])]
+    for item in rule.all_of + (rule.at_least[1] if rule.at_least else []):
+        if facts.get(item) != "bool":
+            raise RubricError(f"{where}: unknown checklist item '{item}'")
+    return rule
+
+
+def load_rubric(folder: Path | None = None) -> Rubric:
+    folder = folder or data_dir("rubric")
+    gate_doc = _read(folder, "gate.yaml")
+    dims_doc = _read(folder, "dimensions.yaml")
+    facts_doc = _read(folder, "facts.yaml")
+    facts: dict[str, str] = {}
+    for name, spec in facts_doc.items():
+        kind = spec.get("type") if isinstance(spec, dict) else None
+        if kind not in FACT_TYPES:
+            raise RubricError(f"facts.yaml: fact '{name}' has unknown type '{kind}'")
+        facts[name] = kind
+    if set(dims_doc) != set(DIMENSIONS):
+        raise RubricError(f"dimensions.yaml must define exactly {', '.join(DIMENSIONS)}")
+    for dim_id, spec in dims_doc.items():
+        for item in spec["items"]:
+            facts[item] = "bool"
+    dimensions = {}
+    for dim_id, spec in dims_doc.items():
+        levels = {}
+        for level in ("A", "WA", "WR"):
+            if level not in spec["levels"]:
+                raise RubricError(f"dimensions.yaml: {dim_id} lacks a rule for level {level}")
+            levels[level] = _level_rule(spec["levels"][level], facts, f"dimensions.yaml {dim_id}.{level}")
+        dimensions[dim_id] = Dimension(dim_id, spec["title"], spec["criteria"], spec["items"], levels)
+    badges = [
+        BadgeRule(bid, spec["title"], spec["rule"],
+                  [parse_condition(c, facts, f"badges.yaml {bid}") for c in spec["all"]])
+        for bid, spec in _read(folder, "badges.yaml").items()
+    ]
+    if [b.id for b in badges] != ["available", "functional", "reusable", "reproduced"]:
+        raise RubricError("badges.yaml must define available, functional, reusable, reproduced in that order")
+    crosschecks = [
+        CrossCheck(c["code"], c["severity"], c["message"],
+                   [parse_condition(x, facts, f"crosschecks.yaml {c['code']}") for x in c["if"]],
+                   [parse_condition(x, facts, f"crosschecks.yaml {c['code']}") for x in c["then"]])
+        for c in _read(folder, "crosschecks.yaml")
+    ]
+    return Rubric(gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}), dimensions=dimensions,
+                  levels=_read(folder, "levels.yaml"), facts=facts, badges=badges, crosschecks=crosschecks)
+
+
+@lru_cache(maxsize=1)
+def default_rubric() -> Rubric:
+    return load_rubric()

@@ -1,0 +1,167 @@
+"""Deterministic rule engine: dimension levels, badges and cross-checks, each with a trace.
+
+Facts come only from committed packets and the intervention ledger (`facts_from_packets`).
+A fact the review did not establish is None, and every comparison with None is false.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RubricError
+from .models import (DIMENSIONS, EvidenceLevel, Flag, Intervention, InterventionLevel, PhasePacket,
+                     Score, TraceStep)
+from .rubric import Condition, LevelRule, Rubric
+
+_OPS = {"==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
+        ">": operator.gt, "<": operator.lt}
+
+
+@dataclass
+class Fact:
+    value: Any
+    evidence: list[str] = field(default_factory=list)
+
+
+Facts = dict[str, Fact]
+
+
+def check(cond: Condition, facts: Facts, rule: str, rubric: Rubric) -> TraceStep:
+    if cond.fact not in rubric.facts:
+        raise RubricError(f"rule '{rule}' names unknown fact '{cond.fact}'")
+    fact = facts.get(cond.fact) or Fact(None)
+    result = False if fact.value is None else bool(_OPS[cond.op](fact.value, cond.value))
+    value = fact.value.value if hasattr(fact.value, "value") else fact.value
+    return TraceStep(rule=rule, condition=cond.text, value=value, result=result, evidence=list(fact.evidence))
+
+
+def _item_step(item: str, facts: Facts, rule: str) -> TraceStep:
+    fact = facts.get(item) or Fact(None)
+    return TraceStep(rule=rule, condition=f"{item} satisfied", value=fact.value,
+                     result=fact.value is True, evidence=list(fact.evidence))
+
+
+def _level_holds(level: LevelRule, facts: Facts, rule: str, rubric: Rubric) -> tuple[bool, list[TraceStep]]:
+    steps = [_item_step(item, facts, rule) for item in level.all_of]
+    if level.at_least:
+        n, items = level.at_least
+        sub = [_item_step(item, facts, rule) for item in items]
+        got = sum(s.result for s in sub)
+        steps.append(TraceStep(rule=rule, condition=f"at least {n} of {', '.join(items)}", value=got,
+                               result=got >= n, evidence=sorted({e for s in sub if s.result for e in s.evidence})))
+    steps += [check(c, facts, rule, rubric) for c in level.facts]
+    return all(s.result for s in steps), steps
+
+
+def score_dimension(dim_id: str, facts: Facts, rubric: Rubric) -> tuple[Score, list[TraceStep]]:
+    """Highest level whose rule holds; R when none does. The trace has every level tried."""
+    trace: list[TraceStep] = []
+    for level, rule in rubric.dimensions[dim_id].levels.items():
+        ok, steps = _level_holds(rule, facts, f"{dim_id}.{level}", rubric)
+        trace += steps
+        if ok:
+            return Score(level), trace
+    return Score.R, trace
+
+
+@dataclass
+class BadgeDecision:
+    badges: dict[str, bool]
+    badge: str
+    trace: list[TraceStep]
+
+
+def derive_badges(facts: Facts, rubric: Rubric) -> BadgeDecision:
+    facts = dict(facts)
+    badges: dict[str, bool] = {}
+    trace: list[TraceStep] = []
+    for rule in rubric.badges:
+        steps = [check(c, facts, rule.id, rubric) for c in rule.conditions]
+        trace += steps
+        badges[rule.id] = all(s.result for s in steps)
+        facts[f"badge.{rule.id}"] = Fact(badges[rule.id], sorted({e for s in steps for e in s.evidence}))
+    badge = next((b for b in ("reusable", "functional", "available") if badges[b]), "none")
+    return BadgeDecision(badges=badges, badge=badge, trace=trace)
+
+
+def run_crosschecks(facts: Facts, badges: dict[str, bool], rubric: Rubric) -> tuple[list[Flag], list[TraceStep]]:
+    facts = dict(facts)
+    for name, value in badges.items():
+        facts[f"badge.{name}"] = Fact(value)
+    flags, trace = [], []
+    for cc in rubric.crosschecks:
+        when = [check(c, facts, f"crosscheck:{cc.code}", rubric) for c in cc.when]
+        trace += when
+        if not all(s.result for s in when):
+            continue
+        then = [check(c, facts, f"crosscheck:{cc.code}", rubric) for c in cc.then]
+        trace += then
+        if not all(s.result for s in then):
+            flags.append(Flag(severity=cc.severity, code=cc.code, message=cc.message))
+    return flags, trace
+
+
+def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Intervention]) -> Facts:
+    """Turn committed packets and the ledger into rule facts. Missing phases give no facts."""
+    facts: Facts = {}
+    gate = packets.get("gate")
+    if gate:
+        for gc in ("GC1", "GC2", "GC3"):
+            item = gate.item(gc)
+            facts[f"gate.{gc}"] = Fact(gate.gate.get(gc), item.evidence if item else [])
+    for dim in DIMENSIONS:
+        packet = packets.get(dim)
+        if not packet:
+            continue
+        facts[f"{dim}.score"] = Fact(packet.score, list(packet.evidence))
+        facts[f"{dim}.evidence_level"] = Fact(packet.evidence_level, list(packet.evidence))
+        for item in packet.checklist:
+            if item.status != "not_applicable":
+                facts[item.item] = Fact(item.status == "satisfied", list(item.evidence))
+    d4, d5 = packets.get("D4"), packets.get("D5")
+    if d5:
+        item = d5.item("D5.transfer_validated")
+        facts["D5.transfer_validated"] = Fact(bool(item and item.status == "satisfied"), item.evidence if item else [])
+    if d4:
+        facts["D4.table_reproduced"] = Fact(bool(d4.facts.get("table_reproduced")), list(d4.facts.get("reproduction_evidence", [])))
+        facts["D4.copied_results"] = Fact(bool(d4.facts.get("copied_results")), list(d4.facts.get("reproduction_evidence", [])))
+    levels = [p.evidence_level for d, p in packets.items() if d in ("D3", "D4")]
+    if levels:
+        top = max(levels, key=lambda lv: lv.rank)
+        facts["evidence_level"] = Fact(top, [e for d in ("D3", "D4") if d in packets for e in packets[d].evidence])
+    if gate:  # the ledger is only meaningful once the review started
+        top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
+        facts["max_intervention"] = Fact(top, [i.id for i in interventions if i.level == top])
+    return facts
+
+
+def confidence(packets: dict[str, PhasePacket], interventions: list[Intervention], flags: list[Flag]) -> float:
+    """Reviewer-facing confidence cue from evidence completeness and intervention burden.
+
+    It never affects a badge. Starts at 1.0; loses weight for phases without a packet, for
+    phases whose packet had to be downgraded, for intervention burden and for flags.
+    """
+    gate = packets.get("gate")
+    expected = 1 if gate and not all(gate.gate.values()) else 6  # a failed gate ends the review early
+    completeness = min(1.0, len(packets) / expected)
+    value = 0.4 + 0.6 * completeness
+    top = max((i.level.rank for i in interventions), default=0)
+    value -= 0.05 * top
+    penalty = {"info": 0.0, "low": 0.02, "medium": 0.05, "high": 0.1}
+    value -= sum(penalty[f.severity] for f in flags)
+    return round(max(0.05, min(1.0, value)), 2)
+
+
+def level_max(levels: list[EvidenceLevel]) -> EvidenceLevel:
+    return max(levels, key=lambda lv: lv.rank, default=EvidenceLevel.E0)
+
+
+def supported_score(dim_id: str, checklist, evidence_level: EvidenceLevel, interventions: list[Intervention],
+                    rubric: Rubric) -> tuple[Score, list[TraceStep]]:
+    """The score a packet's own checklist supports under the rubric's level rules."""
+    facts: Facts = {c.item: Fact(c.status == "satisfied", list(c.evidence)) for c in checklist if c.status != "not_applicable"}
+    facts[f"{dim_id}.evidence_level"] = Fact(evidence_level)
+    top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
+    facts["max_intervention"] = Fact(top, [i.id for i in interventions if i.level == top])
+    return score_dimension(dim_id, facts, rubric)
