@@ -38,9 +38,9 @@ def root(version: Annotated[bool, typer.Option("--version", callback=_version, i
 def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
     if isinstance(exc, CopilotError):
         hint = f" — {exc.hint}" if exc.hint else ""
-        err.print(f"error: {exc}{hint}", markup=False)
+        sys.stderr.write(f"error: {exc}{hint}\n")  # one line, never wrapped: scripts grep it
         return typer.Exit(exc.exit_code)
-    err.print(f"internal error: {type(exc).__name__}: {exc}{log_hint}", markup=False)
+    sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}{log_hint}\n")
     return typer.Exit(1)
 
 
@@ -85,7 +85,7 @@ def review(
     try:
         report, paths = run_review(request, progress=progress)
     except KeyboardInterrupt:
-        err.print(f"interrupted; partial results are in {out}")
+        sys.stderr.write(f"interrupted; partial results are in {out}\n")
         raise typer.Exit(130) from None
     except Exception as exc:  # noqa: BLE001 - the CLI boundary turns everything into one line
         raise fail(exc, f" (details in {out}/logs/review.log)") from None

@@ -13,7 +13,11 @@ from markdown_it import MarkdownIt
 
 MAX_PARSE_CHARS = 1_000_000  # a 5 MB README is read, but only its first MB is parsed
 
-SHELL_INFOS = {"", "bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "text", "cmd", "terminal"}
+SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal"}
+PLAIN_INFOS = {"", "text", "txt", "none", "plain"}  # unlabeled blocks hold commands or file listings
+PROGRAM = re.compile(r"^\s*(\$\s+)?(sudo\s+)?(python[0-9.]*|pip[0-9]*|bash|sh|zsh|make|cmake|java|javac|node|npm|npx|yarn|Rscript|R|julia|"
+                     r"cargo|go|mvn|gradle|\./\S+|\S+\.(sh|py)\b|docker(-compose)?|conda|mamba|pytest|jupyter|cd|export|source|"
+                     r"git|wget|curl|tar|unzip|gcc|g\+\+|clang|perl|ruby|dotnet|uv|poetry|tox|nox|ant|sbt|stack|cabal|swift|php|lua|matlab|octave)(\s|$)")
 SETUP_CMD = re.compile(r"^\s*(sudo\s+)?(pip3?\s+install|python3?\s+-m\s+(pip\s+install|venv)|conda\s+(env\s+create|create|install)"
                        r"|mamba\s|apt(-get)?\s+install|npm\s+(install|ci)|yarn(\s+install)?\s*$|make\s+(install|setup|deps)"
                        r"|python3?\s+setup\.py|docker\s+(build|pull)|docker-compose\s+build|source\s+\S*activate|poetry\s+install"
@@ -143,7 +147,7 @@ def analyze_readme(text: str, path: str = "README.md", has_dependency_file: bool
         if tok.type in ("fence", "code_block"):
             info = (tok.info or "").strip().split()[0].lower() if tok.info else ""
             sections[-1].text += "\n" + tok.content
-            if info in SHELL_INFOS:
+            if info in SHELL_INFOS or (info in PLAIN_INFOS and _looks_like_commands(tok.content)):
                 block += 1
                 commands += _block_commands(tok.content, sections, context, block, env)
             context = ""
@@ -159,6 +163,11 @@ def analyze_readme(text: str, path: str = "README.md", has_dependency_file: bool
                           commands=commands, env_vars=env, paper_refs=_refs(full), signals=signals,
                           long_run_warning=bool(LONG.search(full)),
                           reuse_sections=[s.title for s in sections if _section_kind(s.title) == "reuse"])
+
+
+def _looks_like_commands(code: str) -> bool:
+    lines = [ln for ln in _logical_lines(code) if not NON_COMMAND.match(ln)]
+    return bool(lines) and all(PROGRAM.match(ln) for ln in lines)
 
 
 def _block_commands(code: str, sections: list[Section], context: str, block: int, env: dict) -> list[DocCommand]:

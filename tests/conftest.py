@@ -28,9 +28,10 @@ def review(tmp_path):
     """Run a real offline review; returns (report, run_dir)."""
     from artifactcopilot.review import ReviewRequest, run_review
 
-    def _run(paper, artifact, timeout: float = 60.0, name: str = "run", **kw):
+    def _run(paper, artifact, timeout: float = 60.0, name: str = "run", agent=None, sandbox=None, **kw):
         out = tmp_path / name
-        report, _ = run_review(ReviewRequest(paper=Path(paper), artifact=str(artifact), out=out, timeout_s=timeout, **kw))
+        report, _ = run_review(ReviewRequest(paper=Path(paper), artifact=str(artifact), out=out, timeout_s=timeout, **kw),
+                               agent=agent, sandbox=sandbox)
         return report, out
 
     return _run

@@ -62,7 +62,8 @@ def load_paper(path: str | Path) -> Paper:
     if ext == ".pdf":
         raise PaperError(f"paper {p} is a corrupt PDF: no %PDF header", hint="re-download the PDF")
     if _binary(data):
-        raise PaperError(f"paper {p} is not a text, Markdown, LaTeX or PDF file")
+        raise PaperError(f"paper {p} is not a text, Markdown, LaTeX or PDF file",
+                         hint="pass the paper's PDF, Markdown, LaTeX sources or plain text")
     text = _decode(data)
     fmt = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".txt": "text"}.get(ext) or _sniff(text)
     if fmt == "latex":
@@ -120,7 +121,8 @@ def _pdf(p: Path, data: bytes) -> Paper:
     except PaperError:
         raise
     except Exception as exc:  # noqa: BLE001 - pypdf raises many types on broken files
-        raise PaperError(f"paper {p} is a corrupt PDF ({type(exc).__name__}: {str(exc).splitlines()[0][:80] if str(exc) else 'unreadable'})",
+        detail = (str(exc).splitlines() or ["unreadable"])[0][:80]
+        raise PaperError(f"paper {p} is a corrupt PDF ({type(exc).__name__}: {detail})",
                          hint="re-download the PDF") from None
     texts, tables = [], []
     for page in pages:
@@ -135,8 +137,7 @@ def _pdf(p: Path, data: bytes) -> Paper:
     if not text:
         raise PaperError(f"paper {p}: image-only PDF: no text could be extracted",
                          hint="pass the LaTeX sources or an OCRed PDF")
-    paper = _from_text(p, "pdf", text)
-    paper.tables = tables
+    paper = _from_text(p, "pdf", text, tables)
     if isinstance(meta_title, str) and meta_title.strip() and not meta_title.lower().startswith("untitled"):
         paper.title = meta_title.strip()
     return paper
@@ -156,7 +157,7 @@ _HEADING = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\
                       r"Acknowledge?ments|Appendix))\s*$")
 
 
-def _from_text(p: Path, fmt: str, text: str) -> Paper:
+def _from_text(p: Path, fmt: str, text: str, tables: list[Table] | None = None) -> Paper:
     """Plain text (and PDF text): headings are numbered lines or well-known section names."""
     lines = text.splitlines()
     heads = [i for i, ln in enumerate(lines) if _HEADING.match(ln)]
@@ -168,7 +169,7 @@ def _from_text(p: Path, fmt: str, text: str) -> Paper:
         abstract = m.group(1).strip() if m else ""
     title = next((ln.strip() for ln in lines if ln.strip()), "")[:200]
     return _finish(Paper(path=str(p), format=fmt, title=title, abstract=abstract[:3000], sections=sections,
-                         text=text, tables=parse_tables(text)))
+                         text=text, tables=parse_tables(text) if tables is None else tables))
 
 
 def _plain_text(p: Path, text: str) -> Paper:
@@ -206,7 +207,8 @@ _TABULAR = re.compile(r"\\begin\{(tabular\*?|tabularx)\}.*?\\end\{\1\}", re.S)
 def _main_tex(folder: Path) -> Path:
     found = [f for f in sorted(folder.rglob("*.tex")) if "\\documentclass" in _COMMENT.sub("", _read(f))]
     if not found:
-        raise PaperError(f"paper directory {folder} has no main .tex file (none contains \\documentclass)")
+        raise PaperError(f"paper directory {folder} has no main .tex file (none contains \\documentclass)",
+                         hint="pass the main .tex file or a PDF instead")
     named = [f for f in found if f.stem.lower() in ("main", "paper", "ms", "article")]
     return (named or [f for f in found if "\\begin{document}" in _read(f)] or found)[0]
 
@@ -218,15 +220,15 @@ def _read(f: Path) -> str:
         return ""
 
 
-def _inline(text: str, root: Path, notes: list[str], depth: int = 0) -> str:
+def _inline(text: str, root: Path, notes: list[str], stack: tuple[Path, ...] = ()) -> str:
     """Replace \\input/\\include by the file's content (paths are relative to the main file's folder)."""
     def repl(m: re.Match) -> str:
         name = m.group(2).strip()
-        f = next((c for c in (root / name, root / f"{name}.tex") if c.is_file()), None)
-        if f is None or depth > 20:
-            notes.append(f"\\{m.group(1)}{{{name}}}: file not found, skipped")
+        f = next((c.resolve() for c in (root / name, root / f"{name}.tex") if c.is_file()), None)
+        if f is None or f in stack:
+            notes.append(f"\\{m.group(1)}{{{name}}}: {'file not found' if f is None else 'includes itself'}, skipped")
             return ""
-        return _inline(_read(f), root, notes, depth + 1)
+        return _inline(_read(f), root, notes, stack + (f,))
     return _INPUT.sub(repl, _COMMENT.sub("", text))
 
 
@@ -262,7 +264,7 @@ def _latex_plain(s: str, refs: dict[str, str]) -> str:
 
 def _latex(p: Path, source: str | None = None) -> Paper:
     notes: list[str] = []
-    source = _inline(_read(p) if source is None else source, p.parent, notes)
+    source = _inline(_read(p) if source is None else source, p.parent, notes, (p.resolve(),))
     m = re.search(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", source, re.S)
     body = m.group(1) if m else source
     # LaTeX numbers tables by the order of table environments.
@@ -357,17 +359,19 @@ def _finish(paper: Paper) -> Paper:
     return paper
 
 
-_STOP = set("""about above after again against along already although always among another anything around
-because become before being below between beyond both cannot could does doing during each either
-enough every example first following found further given having however indeed instead itself large later
-least less might more most much never other others otherwise overall paper perhaps rather really several
-shall should shown shows since small some still such their theirs them themselves then there therefore these
-they thing things third those though three through thus together toward towards under until upon using
-various very where whereas whether which while whose within without would yours yourself section table
-figure based results result approach method methods propose proposed present presents work works study
-number numbers value values different however include includes including provide provides second respectively
-similar simple model models system systems problem problems across moreover furthermore important order
-specific general known compared compare shows often allow allows first fourth fifth total since point points""".split())
+# Common English and paper-boilerplate words of 5+ letters: frequent everywhere, so they say nothing
+# about which paper an artifact belongs to.
+_STOP = set("""about above according across actually after again against almost along already although always
+among another anything approach around based because become before being below better between beyond cannot
+compare compared could different doing during each either enough every example first following found further
+general given great having however important include includes including indeed instead itself known large
+later least little might method methods model models moreover never number numbers often order other others
+otherwise overall paper perhaps point points present presents problem problems propose proposed provide
+provides rather really result results second section several shall should shown shows similar simple since
+small specific still study system systems table their theirs themselves there therefore these thing things
+third those though three through together total toward towards under until using value values various where
+whereas whether which while whose within without works would yours yourself figure figures tables evaluation
+experiments experimental""".split())
 
 
 def distinctive_terms(text: str, limit: int = 60) -> set[str]:

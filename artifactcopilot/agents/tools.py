@@ -139,6 +139,9 @@ class Tools:
 
     def record_intervention(self, phase: str, action: Action, purpose: str, evidence: list[str] | None = None) -> Intervention:
         cls = self.classifier.classify(action)
+        for earlier in self.store.interventions():  # the same fix applied again is one ledger entry, not two
+            if earlier.action == (action.command or str(action.target)) and earlier.level == cls.level:
+                return earlier
         entry = Intervention(id=self.store.next_intervention_id(), phase=phase, action=action.command or str(action.target),
                              purpose=purpose, level=cls.level, rule=cls.rule, anticipated_impact=cls.impact,
                              evidence=evidence or [])

@@ -7,8 +7,10 @@ cell's printed precision: papers print rounded values, programs print raw ones.
 from __future__ import annotations
 
 import csv
+import json
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from functools import lru_cache, partial
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -77,6 +79,7 @@ class Table(BaseModel):
                 if c > 0 and parse_number(cell) is not None]
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_num(cell: str) -> bool:
     return parse_number(cell) is not None
 
@@ -138,16 +141,18 @@ def _braced(text: str, pos: int) -> tuple[str, int]:
     return text[pos + 1:], len(text)
 
 
-def latex_to_text(s: str) -> str:
-    """Inline LaTeX to plain text: keep command arguments, drop command names and braces."""
+def _latex_text(s: str) -> str:
+    """A LaTeX cell or caption as plain text: keep command arguments, drop command names and braces."""
     s = re.sub(r"(\d)\s*\\times\s*10\^\{?(-?\d+)\}?", r"\1e\2", s)  # 1.2\times10^{-3}
-    s = re.sub(r"\\(?:cellcolor|rowcolor|color)\s*(?:\[[^\]]*\])?\{[^{}]*\}", "", s)
-    s = re.sub(r"\\textcolor\s*\{[^{}]*\}", "", s)
+    s = re.sub(r"\\(?:cellcolor|rowcolor|color|textcolor)\s*(?:\[[^\]]*\])?\{[^{}]*\}", "", s)
     s = re.sub(r"\\(?:label|vspace|hspace|cite[pt]?|footnote)\*?\s*\{[^{}]*\}", "", s)
-    s = _strip_markup(s).replace("\\&", "&").replace("\\_", "_").replace("\\#", "#").replace("~", " ")
-    s = s.replace("\\times", "×").replace("--", "–")
-    s = re.sub(r"\\[a-zA-Z]+\*?", "", s)
-    return re.sub(r"\s+", " ", s.replace("\\", "")).strip()
+    for _ in range(3):  # nested \textbf{\underline{..}}
+        s = _FORMAT_CMD.sub(r"\1", s)
+    for a, b in (("\\%", "%"), ("\\&", "&"), ("\\_", "_"), ("\\#", "#"), ("\\pm", "±"), ("\\times", "×"),
+                 ("\\approx", "≈"), ("\\dagger", "†"), ("\\ddagger", "‡"), ("\\,", ""), ("~", " "), ("--", "–")):
+        s = s.replace(a, b)
+    s = re.sub(r"\\[a-zA-Z]+\*?", "", s)  # \bf, \small, \centering ...
+    return " ".join(re.sub(r"[${}^\\]", "", s).split())
 
 
 def _latex_cells(raw: str) -> list[str]:
@@ -161,13 +166,13 @@ def _latex_cells(raw: str) -> list[str]:
         m = re.match(r"\\multirow\s*\{[^}]*\}", cell)
         if m:  # \multirow{n}[..]{width}{x} -> x
             cell = _braced(cell, _braced(cell, m.end())[1])[0]
-        cells.extend([latex_to_text(cell)] * span)
+        cells.extend([_latex_text(cell)] * span)
     return cells
 
 
 def _latex_rows(body: str) -> list[list[str]]:
     body = re.sub(r"(?<!\\)%[^\n]*", "", body)
-    body = re.sub(r"\\c(?:mid)?rule(?:\[[^\]]*\])?(?:\([^)]*\))?\{[^}]*\}", " ", body)
+    body = re.sub(r"\\(?:cline|cmidrule)(?:\[[^\]]*\])?(?:\([^)]*\))?\{[^}]*\}", " ", body)
     body = re.sub(r"\\(?:hline|toprule|midrule|bottomrule|addlinespace|endhead|endfirsthead|endfoot|endlastfoot)"
                   r"(?:\[[^\]]*\])?", " ", body)
     rows = [_latex_cells(raw) for raw in re.split(r"\\\\(?:\s*\[[^\]]*\])?", body) if raw.strip()]
@@ -196,7 +201,7 @@ def _latex_tables(text: str) -> tuple[str, list[tuple[int, Table]]]:
         caption = _braced(text, m.end())[0] if (m := re.compile(r"\\caption\*?").search(text, *env.span(2))) else ""
         ref = _braced(text, m.end())[0] if (m := re.compile(r"\\label").search(text, *env.span(2))) else None
         for _s, _e, t in _tabulars(text, *env.span(2)):
-            t.caption, t.ref = latex_to_text(caption), ref
+            t.caption, t.ref = _latex_text(caption), ref
             n = re.search(r"\bTable\s+(\d+)", t.caption)
             t.label = f"Table {n.group(1)}" if n else None
             found.append((env.start(), env.end(), t))
@@ -209,8 +214,12 @@ def _latex_tables(text: str) -> tuple[str, list[tuple[int, Table]]]:
 
 
 # ---- line-based formats
+# Each detector returns (end, Table) for a table at lines[i:end], or (dead, None): no table of its
+# kind starts before line `dead`. Runs stop at prose lines, so a failed run fails for every later
+# start inside it too; remembering `dead` keeps scanning long logs linear instead of quadratic.
 
-_CAPTION = re.compile(r"^(?:Table|Tab\.)\s+([A-Z]?\d+[a-z]?|[IVXL]+)\s*(?:\*\*|__)?\s*[.:|—–-]\s*(?:\*\*|__)?\s*(.*)$")
+_CAPTION = re.compile(r"^(?:Table|Tab\.)\s+([A-Z]?\d+[a-z]?|[IVXL]+)\s*(?:\*\*|__)?\s*(?:[.:|—–-]|$)\s*(?:\*\*|__)?"
+                      r"\s*(.*)$", re.I)
 _RULE = re.compile(r"^\s*(?:\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?|\+[-=+:]+\+)\s*$")
 _KV = re.compile(r"^(?P<key>.{1,80}?)\s*[:=]\s*(?P<val>[^:=]{1,40}?)\s*$")
 _CELL = re.compile(r"\S+(?: \S+)*")  # words separated by single spaces; 2+ spaces separate cells
@@ -224,79 +233,87 @@ def _caption(line: str) -> tuple[str | None, str] | None:
     return (None, m.group(1).strip()) if m else None
 
 
-def _prose(cells: list[str]) -> bool:
+def _prose(cells) -> bool:
     return any(len(c.split()) > 8 or len(c) > 80 for c in cells)
 
 
-def _run(lines: list[str], i: int, ok) -> int:
+@lru_cache(maxsize=1 << 16)
+def _pipe_cells(line: str) -> tuple[str, ...]:
+    if _RULE.match(line):
+        return ()
+    cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+    return tuple(re.sub(r"(\*\*|__)(.+?)\1", r"\2", c.strip()).replace("\\|", "|") for c in cells)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fields(line: str, delim: str) -> tuple[str, ...]:
+    fields = tuple(next(csv.reader([line], delimiter=delim))) if line.strip() else ()
+    # "A   1,234   5,678" is an aligned table with thousands separators, and "3, 4, and 5." a sentence.
+    if any(re.search(r"\S(?: {2,}|\t)\S", f) for f in fields) or _prose(fields) or \
+            (delim != "\t" and re.search(r"[a-z][.!?]$", fields[-1].strip())):
+        return ()
+    return fields
+
+
+@lru_cache(maxsize=1 << 16)
+def _aligned(line: str) -> tuple[tuple[int, int, str], ...]:
+    cells = tuple((m.start(), m.end(), m.group()) for m in _CELL.finditer(line.expandtabs(8)))
+    return () if _prose(c for _, _, c in cells) else cells
+
+
+def _run(lines: list[str], i: int, blocked: set[int], ok) -> int:
     j = i
-    while j < len(lines) and ok(lines[j]):
+    while j < len(lines) and j not in blocked and ok(lines[j]):
         j += 1
     return j
 
 
-def _pipe_block(lines, i, stop):
-    j = _run(lines, i, lambda ln: "|" in ln and not stop(ln))
-    block = lines[i:j]
-    ruled = any(_RULE.match(ln) for ln in block)
-    rows = [[re.sub(r"(\*\*|__)(.+?)\1", r"\2", c.strip()) for c in re.split(r"(?<!\\)\|", ln.strip().strip("|"))]
-            for ln in block if not _RULE.match(ln)]
-    if len(rows) < 2 or max(map(len, rows)) < 2 or _prose([c for r in rows for c in r]):
-        return None
-    if not ruled and not any(_is_num(c) for r in rows for c in r[1:]):  # shell pipelines are not tables
-        return None
-    rule_after_first = len(block) > 1 and _RULE.match(block[1])
-    return j, _make(rows[1:], rows[0]) if rule_after_first else _make(rows)
+def _enough(rows, i: int, j: int, numeric: int = 1) -> bool:
+    return j - i >= 2 and len(rows) >= 2 and sum(_is_num(c) for r in rows for c in r[1:]) >= numeric
 
 
-def _amp_block(lines, i, stop):
+def _pipe_block(lines, i, blocked):
+    j = _run(lines, i, blocked, lambda ln: "|" in ln and not _prose(_pipe_cells(ln)))
+    rows = [list(_pipe_cells(ln)) for ln in lines[i:j] if _pipe_cells(ln)]
+    ruled = any(not _pipe_cells(ln) for ln in lines[i:j])
+    if not _enough(rows, i, j, 0 if ruled else 1) or max(map(len, rows)) < 2:  # unruled: shell pipelines
+        return max(j, i + 1), None
+    return j, _make(rows[1:], rows[0]) if not _pipe_cells(lines[i + 1]) else _make(rows)
+
+
+def _amp_block(lines, i, blocked):
     """Bare LaTeX rows ("a & 0.91 \\\\") printed by a script, outside any tabular."""
-    j = _run(lines, i, lambda ln: "&" in ln and re.search(r"\\\\\s*(\\hline)?\s*$", ln) and not stop(ln))
+    j = _run(lines, i, blocked, lambda ln: "&" in ln and re.search(r"\\\\\s*(\\hline)?\s*$", ln))
     rows = _latex_rows("\n".join(lines[i:j]))
-    return (j, _split_header(rows)) if j - i >= 2 and rows else None
+    return (j, _split_header(rows)) if _enough(rows, i, j, 0) else (max(j, i + 1), None)
 
 
-def _delim_block(lines, i, stop):
-    for delim in ("\t", ",", ";"):
-        fields = lambda ln: next(csv.reader([ln], delimiter=delim)) if ln.strip() else []  # noqa: E731
-        width = len(fields(lines[i]))
-        if width < 2:
-            continue
-        j = _run(lines, i, lambda ln: not stop(ln) and len(fields(ln)) == width)
-        rows = [fields(ln) for ln in lines[i:j]]
-        cells = [c for r in rows for c in r]
-        # "A   1,234   5,678" is an aligned table with thousands separators, not CSV.
-        aligned = any(re.search(r"\S(?: {2,}|\t)\S", c) for c in cells)
-        sentences = delim != "\t" and any(re.search(r"[a-z][.!?]$", r[-1].strip()) for r in rows)
-        if j - i >= 2 and not aligned and not sentences and not _prose(cells) and any(_is_num(c) for r in rows for c in r[1:]):
-            return j, _make(rows)
-    return None
+def _delim_block(delim, lines, i, blocked):
+    width = len(_fields(lines[i], delim))
+    if width < 2:
+        return i + 1, None
+    j = _run(lines, i, blocked, lambda ln: len(_fields(ln, delim)) == width)
+    rows = [list(_fields(ln, delim)) for ln in lines[i:j]]
+    return (j, _make(rows)) if _enough(rows, i, j) else (j, None)
 
 
-def _space_block(lines, i, stop):
-    split = lambda ln: list(_CELL.finditer(ln.expandtabs(8)))  # noqa: E731
-    j = _run(lines, i, lambda ln: not stop(ln) and len(split(ln)) >= 2)
-    if j - i < 2:
-        return None
-    spans = [split(ln) for ln in lines[i:j]]
-    cells = [m.group() for ms in spans for m in ms]
-    if _prose(cells) or not any(_is_num(m.group()) for ms in spans for m in ms[1:]):
-        return None
+def _space_block(lines, i, blocked):
+    j = _run(lines, i, blocked, lambda ln: len(_aligned(ln)) >= 2)
+    spans = [_aligned(ln) for ln in lines[i:j]]
+    if not _enough([[c for _, _, c in cells] for cells in spans], i, j):
+        return max(j, i + 1), None
     width = max(map(len, spans))
     # Column extents from the full-width rows; shorter rows (e.g. a header without a row-label
     # cell, or blank cells) place each cell in the column it overlaps most.
-    full = [ms for ms in spans if len(ms) == width]
-    ext = [(min(ms[c].start() for ms in full), max(ms[c].end() for ms in full)) for c in range(width)]
+    full = [cells for cells in spans if len(cells) == width]
+    ext = [(min(r[c][0] for r in full), max(r[c][1] for r in full)) for c in range(width)]
     rows = []
-    for ms in spans:
-        row = [""] * width
-        if len(ms) == width:
-            row = [m.group() for m in ms]
-        else:
-            for k, m in enumerate(ms):
-                score = [min(m.end(), e) - max(m.start(), s) for s, e in ext]
-                c = max(range(width), key=lambda c: (score[c], -c))
-                row[c if not row[c] else min(k, width - 1)] = m.group()
+    for cells in spans:
+        row = [c for _, _, c in cells] if len(cells) == width else [""] * width
+        for k, (s, e, text) in enumerate(cells if len(cells) < width else ()):
+            score = [min(e, e2) - max(s, s2) for s2, e2 in ext]
+            c = max(range(width), key=lambda c: (score[c], -c))
+            row[c if not row[c] else min(k, width - 1)] = text
         rows.append(row)
     return j, _make(rows)
 
@@ -307,28 +324,37 @@ def _kv_key(key: str) -> str:
     return re.sub(r"^[\d\s\-]+", "", parts[-1]).strip() if len(parts) > 1 else key.strip()
 
 
-def _kv_block(lines, i, stop):
-    j = _run(lines, i, lambda ln: not stop(ln) and _KV.match(ln.strip()) is not None)
-    pairs = [_KV.match(ln.strip()) for ln in lines[i:j]]
-    rows = [[_kv_key(m.group("key")), m.group("val")] for m in pairs]
-    if j - i < 2 or sum(_is_num(v) for _, v in rows) < 2 or _prose([c for r in rows for c in r]):
-        return None
-    return j, _make(rows, ["key", "value"])
+def _kv_block(lines, i, blocked):
+    def pair(ln: str) -> list[str] | None:
+        m = _KV.match(ln.strip())
+        return [_kv_key(m.group("key")), m.group("val")] if m and not _prose(m.groups()) else None
+    j = _run(lines, i, blocked, lambda ln: pair(ln) is not None)
+    rows = [pair(ln) for ln in lines[i:j]]
+    return (j, _make(rows, ["key", "value"])) if _enough(rows, i, j, 2) else (max(j, i + 1), None)
+
+
+_DETECTORS = (_pipe_block, _amp_block, partial(_delim_block, "\t"), partial(_delim_block, ","),
+              partial(_delim_block, ";"), _space_block, _kv_block)
 
 
 def _line_tables(lines: list[str]) -> list[tuple[int, Table]]:
     captions = {i: c for i, ln in enumerate(lines) if (c := _caption(ln))}
-    stop = lambda ln: not ln.strip() or _caption(ln) is not None  # noqa: E731
+    blocked = {i for i, ln in enumerate(lines) if not ln.strip()} | set(captions)
+    dead = [0] * len(_DETECTORS)
     spans: list[tuple[int, int, Table]] = []
     i = 0
     while i < len(lines):
         hit = None
-        if not stop(lines[i]):
-            for detect in (_pipe_block, _amp_block, _delim_block, _space_block, _kv_block):
-                if hit := detect(lines, i, stop):
-                    break
+        for n, detect in enumerate(_DETECTORS):
+            if i in blocked or dead[n] > i:
+                continue
+            end, table = detect(lines, i, blocked)
+            if table is not None:
+                hit = (end, table)
+                break
+            dead[n] = end
         if hit:
-            spans.append((i, hit[0], hit[1]))
+            spans.append((i, *hit))
         i = hit[0] if hit else i + 1
 
     def near(k: int, step: int) -> int | None:  # caption line within one blank line of k
@@ -340,6 +366,9 @@ def _line_tables(lines: list[str]) -> list[tuple[int, Table]]:
     starts = {s for s, _, _ in spans}
     for s, e, t in spans:
         k = near(s - 1, -1)
+        if k is None and s >= 2 and s - 2 in captions and not captions[s - 2][1]:
+            t.label, t.caption = captions[s - 2][0], lines[s - 1].strip()  # IEEE: "TABLE II" / caption / table
+            continue
         if k is None:  # caption below, unless it introduces the next table
             k = near(e, 1)
             if k is not None and (k + 1 in starts or k + 2 in starts):
@@ -383,8 +412,11 @@ class Comparison(BaseModel):
         return self.total > 0 and self.matched == self.total
 
 
+_CTX = Context(prec=400)  # room for any float at 20 decimals
+
+
 def _round(d: Decimal, decimals: int) -> Decimal:
-    q = abs(d).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    q = abs(d).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP, context=_CTX)
     return -q if d < 0 else q
 
 
@@ -397,8 +429,8 @@ def _candidates(e: ParsedNumber, p: ParsedNumber, pct_hint: bool) -> list[Decima
 
 
 def _num_match(e: ParsedNumber, p: ParsedNumber, pct_hint: bool = False) -> bool:
-    target = _round(Decimal(repr(e.value)), e.decimals)
     try:
+        target = _round(Decimal(repr(e.value)), e.decimals)
         return any(_round(v, e.decimals) == target for v in _candidates(e, p, pct_hint))
     except InvalidOperation:  # absurd magnitudes
         return False
@@ -486,6 +518,8 @@ def _compare(expected: Table, produced: Table) -> Comparison:
 def _transpose(t: Table) -> Table:
     grid = [t.header] + t.rows
     width = max(len(r) for r in grid)
+    if not width:
+        return t
     cols = [[r[c] if c < len(r) else "" for r in grid] for c in range(width)]
     return Table(label=t.label, caption=t.caption, header=cols[0], rows=cols[1:])
 
@@ -532,7 +566,8 @@ def _free_text(expected: Table, text: str) -> Table:
     return Table(header=list(expected.header), rows=rows)
 
 
-_KV_ANYWHERE = re.compile(r"([A-Za-z][\w\-./@]*(?: [A-Za-z][\w\-./@]*)?)\s*[:=]\s*([-+]?\d[\d.,]*(?:[eE][-+]?\d+)?%?)")
+_KV_ANYWHERE = re.compile(r"[\"']?([A-Za-z][\w\-./@]*(?: [A-Za-z][\w\-./@]*)?)[\"']?\s*[:=]\s*"
+                          r"([-+]?\d[\d.,]*(?:[eE][-+]?\d+)?%?)")
 
 
 def _kv_anywhere(text: str) -> Table:
@@ -543,11 +578,38 @@ def _kv_anywhere(text: str) -> Table:
     return Table(header=["key", "value"], rows=[[k, v] for k, v in found.items()])
 
 
+def _json_table(text: str) -> Table | None:
+    """results.json shapes: {row: {col: v}}, {key: v}, [{col: v}, ...] or JSON lines."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            data = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+        except ValueError:
+            return None
+    scalar = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)  # noqa: E731
+    if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
+        cols = list(dict.fromkeys(k for v in data.values() for k in v))
+        rows = [[str(r)] + [str(v.get(c, "")) if scalar(v.get(c)) else "" for c in cols] for r, v in data.items()]
+        return Table(header=[""] + cols, rows=rows)
+    if isinstance(data, dict):
+        return Table(header=["key", "value"], rows=[[str(k), str(v)] for k, v in data.items() if scalar(v)])
+    if isinstance(data, list) and data and all(isinstance(d, dict) for d in data):
+        cols = list(dict.fromkeys(k for d in data for k in d))
+        label = next((c for c in cols if all(isinstance(d.get(c), str) for d in data)), None)
+        cols = [c for c in cols if c != label]
+        rows = [[str(d.get(label, ""))] + [str(d[c]) if scalar(d.get(c)) else "" for c in cols] for d in data]
+        return Table(header=[label or ""] + cols, rows=rows)
+    return None
+
+
 def best_match(expected: Table, text: str) -> Comparison | None:
     """The produced table in `text` (stdout, a results file) that reproduces most expected cells."""
     if not expected.numeric_cells():
         return None
     candidates = parse_tables(text) + [_free_text(expected, text), _kv_anywhere(text)]
+    if text.lstrip()[:1] in ("{", "["):
+        candidates.append(_json_table(text) or Table())
     results = [compare_tables(expected, t) for t in candidates if t.rows]
     results = [c for c in results if _score(c)[1] > 0]
     return max(results, key=_score) if results else None

@@ -78,10 +78,7 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     run = d3.facts.get("run")
     record: dict = {"tables": [], "numbers": {}, "provenance": []}
     if not run:
-        ev = tools.record_evidence("D4", "comparison", "claim-mapping", {"reason": "no reviewer-executed output (D3 produced none)"},
-                                   "nothing to compare: the workflow produced no valid output", EvidenceLevel.E0)
-        checklist = [item(f"D4.{n}", False, [ev.id, *d3.evidence[:1]], "no E2 output from D3") for n in ("executed", "weak_mapping", "mapping", "main_result", "traceable")]
-        return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"table_reproduced": False, "copied_results": False}, ev.id, "No executed output to map to the paper.")
+        return _no_execution(ctx, tools, d3)
 
     sources = output_sources(tools, run)
     best: dict[str, tuple[str, Comparison]] = {}
@@ -139,6 +136,25 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                "Output matching the paper was copied from checked-in files." if copied else
                f"Best table match {ratio:.0%}; {len(found)} paper numbers found in the output.")
     return _packet(ctx, tools, checklist, level if mapping else EvidenceLevel.E2, facts, ev.id, summary)
+
+
+def _no_execution(ctx: PhaseContext, tools: ScopedTools, d3: PhasePacket) -> PhasePacket:
+    """No E2 output. If D3 found a run that only displayed a checked-in file, say whether that file is a paper table."""
+    displayed = d3.facts.get("displayed")
+    copied = []
+    if displayed:
+        shown = stdout_of(tools.store.read(displayed["evidence"]))
+        copied = [t.label or "table" for t in tools.paper_tables() if (c := tools.compare_table(t, shown)) and c.success]
+    record = {"reason": "no reviewer-executed output at E2 (D3)", "displayed": displayed, "paper_tables_in_displayed_output": copied}
+    ev = tools.record_evidence("D4", "comparison", "claim-mapping", record,
+                               f"precomputed {', '.join(copied)} displayed from {displayed['file']}" if copied else
+                               "nothing to compare: the workflow produced no valid output", EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
+    cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
+    checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in ("executed", "weak_mapping", "mapping", "main_result", "traceable")]
+    facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied, "reproduction_evidence": cites}
+    summary = (f"The output matching {', '.join(copied)} is the checked-in {displayed['file']}, not computed by the run." if copied
+               else "No executed output to map to the paper.")
+    return _packet(ctx, tools, checklist, EvidenceLevel.E1 if displayed else EvidenceLevel.E0, facts, ev.id, summary)
 
 
 def _packet(ctx, tools, checklist, level, facts, ev_id, summary) -> PhasePacket:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
+from pathlib import PurePosixPath
 
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
@@ -10,9 +12,11 @@ from ...readme import SETUP_CMD, DocCommand
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
 from ..tools import ScopedTools
+from .fixes import relocation
 
 IMPORT_ALIASES = {"scikit-learn": "sklearn", "pyyaml": "yaml", "pillow": "PIL", "beautifulsoup4": "bs4",
                   "opencv-python": "cv2", "python-dateutil": "dateutil", "protobuf": "google.protobuf"}
+ENTRY_FILE = re.compile(r"\.(py|sh|R|r|jl|ipynb|pl|rb|js|jar)$")
 REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|renv\.lock|package-lock\.json)$", re.I)
 
@@ -40,6 +44,41 @@ def import_name(req: str) -> str | None:
     return IMPORT_ALIASES.get(name, name.replace("-", "_"))
 
 
+def entry_files(cmd: DocCommand) -> list[str]:
+    """Relative file paths a documented command invokes (scripts, notebooks), for a static probe."""
+    try:
+        tokens = shlex.split(cmd.cmd)
+    except ValueError:
+        tokens = cmd.cmd.split()
+    return [t for t in tokens if ENTRY_FILE.search(t) and not t.startswith(("/", "-", "$"))]
+
+
+def probe_entries(tools: ScopedTools, workflow: list[DocCommand]) -> tuple[bool, dict[str, str], list[str]]:
+    """Do the documented workflow commands' entry files exist? Returns (resolves, relocations, missing).
+
+    A command with no file token (e.g. `make test`) cannot be checked statically and counts as resolving.
+    An entry found under another path resolves through a relocation (an I2 path fix).
+    """
+    files = tools.list_files()
+    relocations, missing, any_resolves = {}, [], False
+    for cmd in workflow:
+        prefix_dir = next((ln.split(None, 1)[1] for ln in cmd.prefix if ln.startswith("cd ")), "")
+        entries = entry_files(cmd)
+        ok = True
+        for entry in entries:
+            rel = (PurePosixPath(prefix_dir) / entry).as_posix() if prefix_dir else entry
+            if rel.lstrip("./") in files:
+                continue
+            hits = sorted((f for f in files if PurePosixPath(f).name == PurePosixPath(entry).name), key=lambda f: f.count("/"))
+            if hits:
+                relocations[entry] = hits[0]
+            else:
+                missing.append(entry)
+                ok = False
+        any_resolves = any_resolves or ok
+    return any_resolves, relocations, missing
+
+
 def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     d1 = ctx.packets["D1"]
     commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
@@ -50,7 +89,8 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     isolation_files = [f for f in dep_files if ISOLATION.search(f)]
     setup_cmds = [c for c in commands if c.kind == "setup"]
     d1_setup = d1.item("D1.setup")
-    detected = {"dependency_files": dep_files, "requirements": reqs, "pinned": pinned_reqs,
+    detected = {"workflow_entries": {c.cmd: entry_files(c) for c in commands if c.kind == "workflow"},
+                "dependency_files": dep_files, "requirements": reqs, "pinned": pinned_reqs,
                 "isolation_files": isolation_files, "setup_commands": [c.script() for c in setup_cmds]}
     env_ev = tools.record_evidence("D2", "environment", "environment", detected,
                                    f"{len(dep_files)} dependency files, {len(reqs)} requirements, {len(setup_cmds)} setup commands",
@@ -88,6 +128,15 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
             res = tools.probe(script, "re-check the declared dependencies")
             probe_evs.append(res.evidence.id)
             evaluable = not any(ln.endswith("MISSING") for ln in res.record.stdout.splitlines())
+    workflow = [c for c in commands if c.kind == "workflow"]
+    resolves, relocations, missing_entries = probe_entries(tools, workflow)
+    for documented, actual in relocations.items():  # logged now: reaching an evaluable state needed it
+        tools.record_intervention("D2", Action("path_fix", relocation(documented, actual)),
+                                  f"documented entry {documented} does not exist; the file is at {actual}", [env_ev.id])
+    eval_notes = []
+    if not resolves:
+        evaluable = False
+        eval_notes.append("no documented workflow entry resolves" + (f" (missing: {', '.join(missing_entries)})" if missing_entries else ""))
     no_third_party = not reqs
     declared = bool(dep_files or setup_cmds or (d1_setup and d1_setup.status == "satisfied"))
     installs = [c for c in setup_cmds if SETUP_CMD.match(c.cmd)]
@@ -95,7 +144,8 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     checklist = [
         item("D2.declared", declared, [env_ev.id, *d1.evidence[:1]], "dependency files or documented setup" if declared else "no environment declared"),
         item("D2.setup_ok", setup_ok, setup_evs or [env_ev.id], "; ".join(notes) or (f"{len(setup_cmds)} setup steps completed" if setup_cmds else "no setup step needed")),
-        item("D2.evaluable", evaluable, probe_evs or [env_ev.id], "interpreter and declared dependencies resolve" if evaluable else "dependencies or interpreter missing"),
+        item("D2.evaluable", evaluable, probe_evs + [env_ev.id], "interpreter, declared dependencies and documented entry scripts resolve"
+             + (f" (after relocating {', '.join(relocations)})" if relocations else "") if evaluable else "; ".join(eval_notes) or "dependencies or interpreter missing"),
         item("D2.pinned", no_third_party or len(pinned_reqs) == len(reqs) or bool(isolation_files), [env_ev.id],
              "no third-party dependency" if no_third_party else f"{len(pinned_reqs)}/{len(reqs)} requirements pinned"),
         item("D2.isolated", bool(isolation_files) or self_contained, [env_ev.id],

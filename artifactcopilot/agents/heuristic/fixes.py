@@ -51,11 +51,18 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
         wanted = next(g for g in match.groups() if g)
         fixed = _fix_path(script, wanted, files)
         if fixed:
-            return Fix(fixed, Action("path_fix", fixed), f"'{wanted}' does not exist; the file is at another path in the artifact", env)
+            token, actual, new_script = fixed
+            return Fix(new_script, Action("path_fix", relocation(token, actual)),
+                       f"'{wanted}' does not exist; the file is at {actual}", env)
     return None
 
 
-def _fix_path(script: str, wanted: str, files: list[str]) -> str | None:
+def relocation(documented: str, actual: str) -> str:
+    """Canonical text of a path fix, so the same fix found in D2 and D3 is one ledger entry."""
+    return f"use {actual} for documented {documented}"
+
+
+def _fix_path(script: str, wanted: str, files: list[str]) -> tuple[str, str, str] | None:
     base = PurePosixPath(wanted).name
     hits = sorted((f for f in files if PurePosixPath(f).name == base), key=lambda f: (f.count("/"), f))
     if not hits or not base:
@@ -69,5 +76,5 @@ def _fix_path(script: str, wanted: str, files: list[str]) -> str | None:
     for i, tok in enumerate(tokens):
         if PurePosixPath(tok).name == base and tok != hits[0]:
             tokens[i] = hits[0]
-            return "\n".join(lines[:-1] + [shlex.join(tokens)])
+            return tok, hits[0], "\n".join(lines[:-1] + [shlex.join(tokens)])
     return None

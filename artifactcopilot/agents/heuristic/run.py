@@ -30,6 +30,33 @@ def rank(candidates: list[DocCommand], long_run: bool) -> list[DocCommand]:
     return [c for _, c in sorted(enumerate(candidates), key=weight)]
 
 
+TEXT_FILE = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat")
+
+
+def displayed_file(tools: ScopedTools, stdout: str, script: str, env: dict[str, str]) -> tuple[str | None, list[str]]:
+    """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
+
+    Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
+    file's text is rerun in a fresh copy without that file: if the text is gone, it was displayed,
+    not computed (an artifact may legitimately ship the expected output it also computes).
+    """
+    shown = " ".join(stdout.split())
+    if len(shown) < 40:
+        return None, []
+    for rel in tools.list_files()[:3000]:
+        if not rel.lower().endswith(TEXT_FILE):
+            continue
+        text = " ".join((tools.read_file(rel, 1_000_000) or "").split())
+        if len(text) < 40 or text not in shown:
+            continue
+        if shown in text or len(text) >= 0.9 * len(shown):
+            return rel, []
+        record, out, ev = tools.verify_provenance(script, rel, env=env)
+        if text not in " ".join(out.split()):
+            return rel, [ev.id]
+    return None, []
+
+
 def _normalized(text: str) -> str:
     return "\n".join(ln for ln in text.splitlines() if not TIMING_LINE.search(ln)).strip()
 
@@ -60,16 +87,20 @@ def run_workflow_phase(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     candidates = rank(workflow, d1.facts.get("long_run_warning", False))[:MAX_CANDIDATES]
     selection = {"documented_workflow_commands": [c.script() for c in workflow],
                  "ranked": [{"cmd": c.cmd, "section": c.section, "mentions": c.mentions, "quick": c.quick} for c in candidates]}
-    chosen = None
+    chosen, display_only = None, None
     tried = []
     env = dict(d2.facts.get("env", {})) if d2 else {}
     env = {k: v for k, v in env.items() if k not in env_vars}  # documented exports are applied by the script itself
     for cand in candidates:
         res, runs, script, used_env = attempt(tools, tools.run_workflow, cand, env, env_vars, "representative workflow")
-        tried.append({"cmd": cand.cmd, "runs": [r.evidence.id for r in runs], "valid": valid_output(res.record)})
-        if valid_output(res.record):
+        shown, prov = displayed_file(tools, res.record.stdout, script, used_env) if valid_output(res.record) else (None, [])
+        tried.append({"cmd": cand.cmd, "runs": [r.evidence.id for r in runs], "valid": valid_output(res.record),
+                      "only_displays": shown})
+        if valid_output(res.record) and shown is None:
             chosen = (cand, res, runs, script, used_env)
             break
+        if shown and display_only is None:  # keep looking for a command that computes something
+            display_only = (cand, res, runs, script, used_env, shown, prov)
     selection["tried"] = tried
     selection["chosen"] = chosen[0].cmd if chosen else None
     sel_ev = tools.record_evidence("D3", "selection", "workflow-selection", selection,
@@ -80,16 +111,26 @@ def run_workflow_phase(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                      item("RW2", False, [sel_ev.id]), item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]),
                      item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]), item("D3.stable", False, [sel_ev.id])]
         return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"run": None}, sel_ev.id, "No documented workflow to run.")
+    if chosen is None and display_only is not None:
+        cand, res, runs, script, used_env, shown, prov = display_only
+        checklist = [item("RW1", True, [sel_ev.id], f"documented in section '{cand.section}'"),
+                     item("RW2", False, [res.evidence.id, sel_ev.id, *prov], f"the command only prints the pre-existing file {shown}"),
+                     item("RW3", True, [res.evidence.id], "exit 0 with output"),
+                     item("RW4", bool(cand.mentions), [sel_ev.id]),
+                     item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]),
+                     item("D3.stable", False, [res.evidence.id], "not assessed: nothing was computed")]
+        return _packet(ctx, tools, checklist, EvidenceLevel.E1, {"run": None, "displayed": {"file": shown, "evidence": res.evidence.id, "cmd": cand.cmd}}, sel_ev.id,
+                       f"`{cand.cmd}` only prints {shown}, which is precomputed material (E1), not an executed workflow.")
     if chosen is None:
-        last = tools.store.get(all_runs[-1])
+        outcomes = "; ".join(tools.store.get(t["runs"][-1]).summary for t in tried)
         checklist = [item("RW1", True, [sel_ev.id], f"documented: {candidates[0].cmd}"),
                      item("RW2", True, [sel_ev.id]),
-                     item("RW3", False, all_runs, f"no candidate produced valid output ({last.summary if last else ''})"),
+                     item("RW3", False, all_runs, f"no candidate produced valid output: {outcomes}"),
                      item("RW4", bool(candidates[0].mentions), [sel_ev.id]),
                      item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]),
                      item("D3.stable", False, all_runs, "no successful run to repeat")]
         return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"run": None}, sel_ev.id,
-                       f"The documented workflow failed: {last.summary if last else 'no output'}.")
+                       f"The documented workflow did not produce valid output: {outcomes}.")
     cand, res, runs, script, used_env = chosen
     stable, stable_ev = False, []
     if res.record.duration_s <= tools.options.stability_rerun_max_s:

@@ -1,0 +1,113 @@
+"""The CLI as users run it: exit codes, one-line errors, no tracebacks, reports written."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+
+from artifactcopilot.schemas import schema_for
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "wordfreq"
+
+
+def copilot(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
+    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300, stdin=subprocess.DEVNULL)
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, code: int, needle: str) -> None:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0], proc.stderr
+
+
+def test_version_and_help():
+    assert copilot("--version").stdout.startswith("copilot ")
+    out = copilot("review", "-h").stdout
+    for flag in ("--out", "--agent", "--sandbox", "--timeout", "--max-steps", "--max-cost", "--resume", "--json"):
+        assert flag in out
+
+
+def test_bundled_example_review_validates(tmp_path):
+    proc = copilot("review", str(EXAMPLE / "paper.md"), str(EXAMPLE / "artifact"), "--out", str(tmp_path / "r"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, schema_for("report"))
+    assert report["badge"] == "reusable" and report["badges"]["reproduced"]
+    for name in ("report.json", "report.md", "report.html"):
+        assert (tmp_path / "r" / name).stat().st_size > 0
+    for ev in report["evidence"]:
+        assert (tmp_path / "r" / ev["path"]).is_file()
+
+
+def test_missing_paper_is_a_usage_error(tmp_path):
+    proc = copilot("review", str(tmp_path / "nope.md"), str(EXAMPLE / "artifact"), "--out", str(tmp_path / "r"))
+    assert_one_line_error(proc, 2, "nope.md")
+    assert not (tmp_path / "r").exists()
+
+
+def test_empty_and_binary_papers_are_usage_errors(tmp_path):
+    empty = tmp_path / "empty.md"
+    empty.write_text("")
+    binary = tmp_path / "paper.bin"
+    binary.write_bytes(bytes(range(256)) * 20)
+    assert_one_line_error(copilot("review", str(empty), str(EXAMPLE / "artifact"), "--out", str(tmp_path / "a")), 2, "empty")
+    assert_one_line_error(copilot("review", str(binary), str(EXAMPLE / "artifact"), "--out", str(tmp_path / "b")), 2, "paper.bin")
+
+
+def test_missing_artifact_completes_with_gate_failure(tmp_path):
+    proc = copilot("review", str(EXAMPLE / "paper.md"), str(tmp_path / "no-such-artifact"), "--out", str(tmp_path / "r"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["badge"] == "none" and report["gate"]["GC1"]["passed"] is False
+    assert all(d["score"] is None for d in report["dimensions"].values())
+    gc1_evidence = report["gate"]["GC1"]["evidence"][0]
+    log = json.loads((tmp_path / "r" / next(e["path"] for e in report["evidence"] if e["id"] == gc1_evidence)).read_text())
+    assert "does not exist" in log["error"]
+
+
+def test_existing_run_dir_needs_resume(tmp_path):
+    out = tmp_path / "r"
+    assert copilot("review", str(EXAMPLE / "paper.md"), str(tmp_path / "x"), "--out", str(out)).returncode == 0
+    assert_one_line_error(copilot("review", str(EXAMPLE / "paper.md"), str(tmp_path / "x"), "--out", str(out)), 2, "already holds a review")
+
+
+def test_llm_agent_unavailable_is_one_line(tmp_path):
+    proc = copilot("review", str(EXAMPLE / "paper.md"), str(EXAMPLE / "artifact"), "--agent", "llm", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_hostile_filesystem_entries_do_not_break_the_review(tmp_path):
+    art = tmp_path / "art"
+    (art / "src").mkdir(parents=True)
+    (art / "README.md").write_text("# Word frequency\n\nRun `python3 src/x.py`.\n", encoding="utf-8")
+    (art / "src" / "x.py").write_text("print('identifier naming')\n")
+    (art / "dangling").symlink_to(tmp_path / "missing-target")
+    (art / "root-link").symlink_to("/")
+    os.mkfifo(art / "fifo")
+    proc = copilot("review", str(EXAMPLE / "paper.md"), str(art), "--out", str(tmp_path / "r"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["gate"]["GC1"]["passed"]
+    assert any(f["code"] == "link-not-followed" for f in report["flags"])
+
+
+def test_five_megabyte_readme(tmp_path):
+    art = tmp_path / "art"
+    art.mkdir()
+    body = "# Identifier naming study\n\n" + ("The identifier naming conventions analysis reads data. " * 20 + "\n\n") * 5000
+    (art / "README.md").write_text(body[: 5 * 1024 * 1024], encoding="utf-8")
+    (art / "analyze.py").write_text("print('ok')\n")
+    proc = copilot("review", str(EXAMPLE / "paper.md"), str(art), "--out", str(tmp_path / "r"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["status"] == "complete" and report["dimensions"]["D1"]["score"] is not None
+    entry = next(c for c in report["dimensions"]["D1"]["checklist"] if c["item"] == "D1.entry")
+    assert "first MB" in entry["note"]
