@@ -60,6 +60,9 @@ def review(
     max_steps: Annotated[int, typer.Option("--max-steps", help="Step limit per phase for an LLM agent.")] = 30,
     max_cost: Annotated[float, typer.Option("--max-cost", help="Cost limit per review in USD for an LLM agent.")] = 1.0,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the review already in --out.")] = False,
+    model: Annotated[Optional[str], typer.Option(help="LLM model name (OpenAI-compatible endpoint from OPENAI_BASE_URL).")] = None,
+    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Download cache for remote artifacts.")] = None,
+    image: Annotated[Optional[str], typer.Option(help="Base image for the Docker sandbox.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print report.json to stdout; no progress display.")] = False,
 ) -> None:
     """Review ARTIFACT against PAPER and write report.json, report.md and report.html."""
@@ -81,7 +84,8 @@ def review(
         elif event == "start" and phase != "report":
             err.print(f"[dim]… {title}[/]")
 
-    request = ReviewRequest(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout_s=timeout, resume=resume)
+    request = ReviewRequest(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout_s=timeout,
+                            resume=resume, model=model, max_steps=max_steps, max_cost=max_cost, cache_dir=cache_dir, image=image)
     try:
         report, paths = run_review(request, progress=progress)
     except KeyboardInterrupt:
@@ -113,6 +117,26 @@ def schema(
     if name not in MODELS:
         raise fail(CopilotError(f"unknown schema '{name}'", f"choose one of {', '.join(MODELS)}"))
     typer.echo(render(name), nl=False)
+
+
+EXTENSIONS = ("batch", "repro", "judge", "doctor")
+
+
+def _register_extensions() -> None:
+    """Attach sub-commands that live in artifactcopilot/commands/<name>.py (one module per command group)."""
+    import importlib
+
+    for name in EXTENSIONS:
+        try:
+            module = importlib.import_module(f"artifactcopilot.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"artifactcopilot.commands.{name}":
+                continue  # that command group is not part of this build
+            raise
+        module.register(app)
+
+
+_register_extensions()
 
 
 def main() -> None:

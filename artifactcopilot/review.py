@@ -1,6 +1,7 @@
 """One review end to end: load the paper, set up the run directory, run the graph, write reports."""
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
 from .agents.tools import ReviewOptions, Tools
 from .checker import PacketChecker
-from .errors import UsageError
+from .errors import CopilotError, UsageError
 from .evidence import EvidenceStore, sha256_file
 from .graph import Progress, Runtime, build_graph
 from .models import Flag, Report
@@ -34,16 +35,46 @@ class ReviewRequest:
     """Per-command limit for artifact commands."""
     resume: bool = False
     max_attempts: int = 3
+    model: str | None = None
+    """LLM model name (default from OPENAI_MODEL or the LLM settings)."""
+    max_steps: int = 30
+    """Step limit per phase for an LLM agent."""
+    max_cost: float = 1.0
+    """Cost limit per review in USD for an LLM agent."""
+    cache_dir: Path | None = None
+    """Download cache for remote artifacts (default: the user cache dir)."""
+    image: str | None = None
+    """Base container image for the Docker sandbox."""
     flags: list[Flag] = field(default_factory=list)
 
 
-def resolve_agent(name: str):
-    if name in ("auto", "heuristic"):
+def resolve_agent(req: ReviewRequest):
+    """heuristic, or llm (auto picks llm when an OpenAI-compatible endpoint is configured)."""
+    if req.agent not in ("auto", "llm", "heuristic"):
+        raise UsageError(f"unknown agent '{req.agent}'", "use auto, llm or heuristic")
+    configured = bool(os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
+    if req.agent == "heuristic" or (req.agent == "auto" and not configured):
         return HeuristicAgent()
-    raise UsageError("the LLM review agent is not available in this version", "use --agent heuristic (the default)")
+    try:
+        from .agents.llm import build_llm_agent
+    except ModuleNotFoundError as exc:
+        if exc.name != "artifactcopilot.agents.llm":
+            raise
+        if req.agent == "auto":
+            return HeuristicAgent()
+        raise UsageError("the LLM review agent is not available in this build", "use --agent heuristic") from None
+    try:
+        return build_llm_agent(req)
+    except CopilotError as exc:
+        if req.agent == "llm":
+            raise
+        req.flags.append(Flag(severity="medium", code="llm-unavailable",
+                              message=f"LLM agent unavailable ({exc}); reviewed with the offline heuristic agent"))
+        return HeuristicAgent()
 
 
-def resolve_sandbox(name: str, scratch: Path, timeout_s: float, flags: list[Flag]):
+def resolve_sandbox(req: ReviewRequest, scratch: Path):
+    name, timeout_s, flags = req.sandbox, req.timeout_s, req.flags
     if name == "docker":
         raise UsageError("the Docker sandbox is not available in this version", "use --sandbox local")
     if name not in ("auto", "local"):
@@ -59,9 +90,9 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
     store = EvidenceStore(req.out)
     meta = store.init_run(str(req.paper), req.artifact, req.resume, {"paper_sha256": sha256_file(req.paper) if req.paper.is_file() else None})
     rubric, skills = default_rubric(), default_skills()
-    agent = agent or resolve_agent(req.agent)
+    agent = agent or resolve_agent(req)
     scratch = store.root / "sandbox"
-    sandbox = sandbox or resolve_sandbox(req.sandbox, scratch, req.timeout_s, req.flags)
+    sandbox = sandbox or resolve_sandbox(req, scratch)
     tools = Tools(store=store, paper=paper, source=req.artifact, sandbox=sandbox,
                   options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts))
     phase_times: dict[str, float] = {}
@@ -82,11 +113,13 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
         timing = {"total_s": round(time.monotonic() - started, 3), "commands_s": round(tools.command_seconds, 3),
                   **{f"{k}_s": v for k, v in phase_times.items()}}
         report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
-                              timing=timing, extra_flags=flags)
+                              timing=timing, extra_flags=flags, cost=getattr(agent, "cost", None))
         write_reports(report, store.root, rubric)
         return report.model_dump(mode="json")
 
-    rt = Runtime(agent=agent, tools=tools, store=store, checker=PacketChecker(store, rubric), skills=skills,
+    # An agent may bring a verifier (the LLM dialogue); offline the rule checks stand alone.
+    checker = PacketChecker(store, rubric, verifier=getattr(agent, "verifier", None))
+    rt = Runtime(agent=agent, tools=tools, store=store, checker=checker, skills=skills,
                  rubric=rubric, report=report_fn, max_attempts=req.max_attempts, progress=on_progress)
     graph = build_graph(rt)
     try:

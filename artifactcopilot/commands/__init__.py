@@ -1,0 +1,1 @@
+"""Sub-commands beyond `review` and `schema`. Each module here defines `register(app)`."""
