@@ -44,6 +44,17 @@ def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
     return typer.Exit(1)
 
 
+def _log_traceback(out: Path, exc: BaseException) -> str:
+    """Keep the traceback for maintainers in the run's log; the user sees one line."""
+    import traceback
+
+    if isinstance(exc, CopilotError) or not (out / "logs").is_dir():
+        return ""
+    with open(out / "logs" / "review.log", "a", encoding="utf-8") as fh:
+        fh.write("".join(traceback.format_exception(exc)))
+    return f" (details in {out / 'logs' / 'review.log'})"
+
+
 def _default_out(artifact: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(artifact.rstrip("/")).name or "artifact").strip("-")[:40] or "artifact"
     return Path("reports") / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -92,7 +103,7 @@ def review(
         sys.stderr.write(f"interrupted; partial results are in {out}\n")
         raise typer.Exit(130) from None
     except Exception as exc:  # noqa: BLE001 - the CLI boundary turns everything into one line
-        raise fail(exc, f" (details in {out}/logs/review.log)") from None
+        raise fail(exc, _log_traceback(out, exc)) from None
     if as_json:
         typer.echo(paths["json"].read_text(encoding="utf-8"))
         return

@@ -5,7 +5,9 @@ Layout of a run directory:
   evidence/index.jsonl     one Evidence record per line, append-only
   evidence/<id>-<name>     evidence files, content-hashed, never rewritten
   packets/<phase>.json     committed phase packets, written once
+  commits.jsonl            one line per committed packet: phase, packet hash, cited evidence
   interventions.jsonl      the intervention ledger, append-only
+  checkpoints.sqlite       the phase graph's checkpoints (resume)
   working/<phase>/...      working memory: attempts, rejected packets, scratch (never cited)
   logs/review.log          progress log
 Writes are atomic (temp file + fsync + link/rename) so a crash never leaves half a file.
@@ -118,6 +120,7 @@ class EvidenceStore:
             folder.mkdir(parents=True, exist_ok=True)
         self._index = self.evidence_dir / "index.jsonl"
         self._ledger = self.root / "interventions.jsonl"
+        self._commits = self.root / "commits.jsonl"
         self._records: dict[str, Evidence] = {r["id"]: Evidence(**r) for r in _read_lines(self._index)}
 
     # ---- run metadata -------------------------------------------------------------
@@ -185,9 +188,61 @@ class EvidenceStore:
 
     # ---- packets ---------------------------------------------------------------------
     def commit_packet(self, packet: PhasePacket) -> Path:
+        """Write the packet once; the packet file is the commit point. Re-committing the same packet
+        (a resumed run replaying the commit step) is a no-op; a different one is refused."""
         path = self.packets_dir / f"{packet.phase}.json"
-        atomic_write(path, packet.model_dump_json(indent=2), exclusive=True)
+        data = packet.model_dump_json(indent=2)
+        if path.exists() and path.read_text(encoding="utf-8") == data:
+            self._record_commit(packet.phase, path)
+            return path
+        atomic_write(path, data, exclusive=True)
+        self._record_commit(packet.phase, path)
         return path
+
+    def _record_commit(self, phase: str, path: Path) -> None:
+        if any(c["phase"] == phase for c in _read_lines(self._commits)):
+            return
+        packet = PhasePacket.model_validate_json(path.read_text(encoding="utf-8"))
+        append_line(self._commits, {"phase": phase, "sha256": sha256_file(path), "evidence": packet.evidence,
+                                    "committed_at": utcnow()})
+
+    def committed_phases(self) -> list[str]:
+        return [p.stem for p in sorted(self.packets_dir.glob("*.json"))]
+
+    def verify_run(self) -> list[str]:
+        """Problems with what was committed (files changed by hand, missing, or truncated)."""
+        problems = []
+        commits = {c["phase"]: c for c in _read_lines(self._commits)}
+        for phase in self.committed_phases():
+            path = self.packets_dir / f"{phase}.json"
+            commit = commits.get(phase)
+            if commit and sha256_file(path) != commit["sha256"]:
+                problems.append(f"packets/{phase}.json was changed after it was committed (hash mismatch)")
+        committed = set(self.committed_phases())
+        for record in self._records.values():
+            if record.phase in committed and (problem := self.verify(record.id)):
+                problems.append(problem)
+        return problems
+
+    def discard_uncommitted(self, keep: set[str] = frozenset()) -> list[str]:
+        """Before a resumed phase reruns: move evidence of phases without a committed packet out of
+        the evidence store (into working/<phase>/discarded/, kept for audit), except the ids in
+        `keep` (cited by a packet already submitted and awaiting its check). Returns the ids moved."""
+        committed = set(self.committed_phases())
+        stale = [r for r in self._records.values() if r.phase not in committed and r.id not in keep]
+        if not stale:
+            return []
+        for record in stale:
+            src = self.root / record.path
+            dest = self.working(record.phase) / "discarded" / src.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if src.exists():
+                os.replace(src, dest)
+        moved = {r.id for r in stale}
+        kept = [r for r in self._records.values() if r.id not in moved]
+        atomic_write(self._index, "".join(json.dumps(r.model_dump(mode="json"), sort_keys=True) + "\n" for r in kept))
+        self._records = {r.id: r for r in kept}
+        return [r.id for r in stale]
 
     def packets(self) -> dict[str, PhasePacket]:
         out = {}

@@ -21,6 +21,7 @@ from .agents.base import Agent, PhaseContext
 from .agents.tools import ScopedTools, Tools
 from .checker import PacketChecker
 from .evidence import EvidenceStore, atomic_write
+from .faults import crash_point
 from .models import PHASES, EvidenceLevel, Flag, PhasePacket
 from .rubric import Rubric
 from .skills import Skill
@@ -124,6 +125,7 @@ def make_check_node(phase: str, rt: Runtime):
                     return {"verdict": "retry", "feedback": result.reasons, "pending": None}
                 packet = rt.checker.downgrade(packet, result.reasons)
         rt.store.commit_packet(packet)
+        crash_point(f"commit:{phase}")  # after the packet lands, before the checkpoint records it
         rt.progress(phase, "committed", packet.score.value if packet.score else "")
         update: dict = {"verdict": "commit", "feedback": [], "pending": None, "committed": [phase]}
         if phase == "gate":

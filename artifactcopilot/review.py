@@ -1,11 +1,17 @@
 """One review end to end: load the paper, set up the run directory, run the graph, write reports."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
+import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from langgraph.checkpoint.sqlite import SqliteSaver
 
 from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
@@ -14,11 +20,12 @@ from .checker import PacketChecker
 from .errors import CopilotError, UsageError
 from .evidence import EvidenceStore, sha256_file
 from .graph import Progress, Runtime, build_graph
-from .models import Flag, Report
+from .models import Flag, PhasePacket, Report
 from .report import build_report, write_reports
 from .rubric import default_rubric
 from .sandbox.base import Limits
 from .sandbox.local import LocalSandbox
+from .sandbox.reaper import reap
 from .skills import default_skills
 
 
@@ -74,13 +81,27 @@ def resolve_agent(req: ReviewRequest):
 
 
 def resolve_sandbox(req: ReviewRequest, scratch: Path):
+    """docker, local, or auto: Docker when its engine and image are there, else local with a weaker-isolation flag."""
+    from .sandbox.docker import DockerSandbox
+    from .sandbox.image import DEFAULT_IMAGE, EngineUnavailable, connect, image_present
+
     name, timeout_s, flags = req.sandbox, req.timeout_s, req.flags
-    if name == "docker":
-        raise UsageError("the Docker sandbox is not available in this version", "use --sandbox local")
-    if name not in ("auto", "local"):
+    if name not in ("auto", "docker", "local"):
         raise UsageError(f"unknown sandbox '{name}'", "use auto, docker or local")
-    sandbox = LocalSandbox(scratch, Limits(timeout_s=timeout_s))
-    flags.append(Flag(severity="info", code="weaker-isolation", message=sandbox.isolation_note))
+    limits, why_local = Limits(timeout_s=timeout_s), ""
+    if name in ("auto", "docker"):
+        image = req.image or DEFAULT_IMAGE
+        try:
+            client = connect()
+            if image_present(client, image):
+                return DockerSandbox(scratch, limits, image=image, flags=flags, client=client, review=req.out.name)
+            raise EngineUnavailable(f"Docker image '{image}' not found", "run `copilot doctor --build-base` or pass --image")
+        except EngineUnavailable as exc:
+            if name == "docker":
+                raise
+            why_local = f"{exc}; "
+    sandbox = LocalSandbox(scratch, limits, flags=flags)
+    flags.append(Flag(severity="info", code="weaker-isolation", message=why_local + sandbox.isolation_note))
     return sandbox
 
 
@@ -94,7 +115,7 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
     scratch = store.root / "sandbox"
     sandbox = sandbox or resolve_sandbox(req, scratch)
     tools = Tools(store=store, paper=paper, source=req.artifact, sandbox=sandbox,
-                  options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts))
+                  options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts), cache_dir=req.cache_dir)
     phase_times: dict[str, float] = {}
     phase_started: dict[str, float] = {}
 
@@ -102,7 +123,7 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
         if event == "start":
             phase_started.setdefault(phase, time.monotonic())
         elif event == "committed":
-            phase_times[phase] = round(time.monotonic() - phase_started[phase], 3)
+            phase_times[phase] = round(time.monotonic() - phase_started.get(phase, time.monotonic()), 3)
         store.log(f"{phase} {event} {detail}")
         if progress:
             progress(phase, event, detail)
@@ -121,11 +142,97 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
     checker = PacketChecker(store, rubric, verifier=getattr(agent, "verifier", None))
     rt = Runtime(agent=agent, tools=tools, store=store, checker=checker, skills=skills,
                  rubric=rubric, report=report_fn, max_attempts=req.max_attempts, progress=on_progress)
-    graph = build_graph(rt)
+    paths = {"json": store.root / "report.json", "md": store.root / "report.md", "html": store.root / "report.html"}
+    conn = sqlite3.connect(store.root / "checkpoints.sqlite", check_same_thread=False)
+    graph = build_graph(rt, checkpointer=SqliteSaver(conn))
+    config = {"configurable": {"thread_id": meta["run_id"]}, "recursion_limit": 200}
+    restore_sigterm = _raise_on_sigterm()
     try:
-        final = graph.invoke({"paper": str(req.paper), "artifact": req.artifact}, {"recursion_limit": 200})
-    finally:
+        graph_input = _prepare_resume(graph, config, store, tools, scratch) if req.resume else _fresh_input(req)
+        if graph_input is _ALREADY_COMPLETE:
+            return Report.model_validate_json(paths["json"].read_text(encoding="utf-8")), paths
+        final = graph.invoke(graph_input, config)
+    except (KeyboardInterrupt, Interrupted) as exc:
+        name = exc.signal_name if isinstance(exc, Interrupted) else "SIGINT"
         tools.close()
+        req.flags.append(Flag(severity="high", code="interrupted",
+                              message=f"review interrupted by {name}; committed phases: {', '.join(store.committed_phases()) or 'none'}"))
+        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
+                              status="incomplete", extra_flags=req.flags, cost=getattr(agent, "cost", None),
+                              timing={"total_s": round(time.monotonic() - started, 3), "commands_s": round(tools.command_seconds, 3)})
+        write_reports(report, store.root, rubric)
+        raise ReviewInterrupted(name, store, req) from None
+    finally:
+        restore_sigterm()
+        tools.close()
+        reap(scratch)  # artifact processes that escaped their process group
         shutil.rmtree(scratch, ignore_errors=True)
+        conn.close()
     report = Report.model_validate(final["report"])
-    return report, {"json": store.root / "report.json", "md": store.root / "report.md", "html": store.root / "report.html"}
+    return report, paths
+
+
+_ALREADY_COMPLETE = object()
+
+
+def _fresh_input(req: ReviewRequest) -> dict:
+    return {"paper": str(req.paper), "artifact": req.artifact}
+
+
+def _prepare_resume(graph, config: dict, store: EvidenceStore, tools: Tools, scratch: Path):
+    """Check the run directory, drop the unfinished phase's evidence, and say where to continue."""
+    problems = store.verify_run()
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise RunDirChanged(f"cannot resume: {problems[0]}{more}",
+                            "the run directory was edited by hand; start a new review in another --out")
+    reap(scratch)  # processes a killed review left behind
+    shutil.rmtree(scratch, ignore_errors=True)
+    state = graph.get_state(config)
+    if state.values and not state.next and (store.root / "report.json").exists():
+        return _ALREADY_COMPLETE
+    pending = PhasePacket.model_validate(state.values["pending"]) if state.values.get("pending") else None
+    keep = set(pending.evidence) | {e for c in pending.checklist for e in c.evidence} if pending else set()
+    discarded = store.discard_uncommitted(keep)
+    store.log(f"resume: committed {', '.join(store.committed_phases()) or 'nothing'}; discarded {len(discarded)} uncommitted evidence files")
+    if "gate" in store.committed_phases():
+        tools.restore_acquisition()
+    # With a checkpoint, invoke(None) continues from it; without one (killed before the first), start over.
+    return None if state.values else _fresh_input_from_meta(store)
+
+
+def _fresh_input_from_meta(store: EvidenceStore) -> dict:
+    meta = json.loads((store.root / "run.json").read_text(encoding="utf-8"))
+    return {"paper": meta["paper"], "artifact": meta["artifact"]}
+
+
+class Interrupted(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so no phase mistakes it for an artifact failure."""
+
+    def __init__(self, signal_name: str):
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
+class ReviewInterrupted(CopilotError):
+    def __init__(self, signal_name: str, store: EvidenceStore, req: ReviewRequest):
+        committed = ", ".join(store.committed_phases()) or "none"
+        super().__init__(f"review interrupted ({signal_name}); committed phases: {committed}; incomplete report in {store.root}",
+                         f"resume with: copilot review {req.paper} {req.artifact} --out {store.root} --resume")
+        self.exit_code = 130 if signal_name == "SIGINT" else 143
+
+
+class RunDirChanged(CopilotError):
+    exit_code = 2
+
+
+def _raise_on_sigterm():
+    """Turn SIGTERM into an exception in the main thread; returns the restorer."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):
+        raise Interrupted(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)

@@ -1,14 +1,17 @@
 """Safe archive extraction: no path traversal, no links out of the root, caps against bombs."""
 from __future__ import annotations
 
+import lzma
 import os
 import shutil
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import AcquisitionError
+from .sniff import HEAD_BYTES, sniff
 
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
 
@@ -23,9 +26,26 @@ class ExtractLimits:
     """Largest uncompressed/compressed ratio before the archive counts as a bomb."""
 
 
+NESTED_MAX = 50
+"""Most archives inside an archive that are unpacked (one level deep)."""
+
+
 def is_archive(path: Path) -> bool:
-    name = path.name.lower()
-    return name.endswith(ARCHIVE_SUFFIXES) or zipfile.is_zipfile(path) or _is_tar(path)
+    return path.name.lower().endswith(ARCHIVE_SUFFIXES + (".7z",)) or archive_kind(path) is not None
+
+
+def archive_kind(path: Path) -> str | None:
+    """'zip', 'tar' (any compression) or '7z' from the content; None for anything else (a plain .gz too)."""
+    try:
+        with open(path, "rb") as fh:
+            kind = sniff(fh.read(HEAD_BYTES))
+    except OSError:
+        return None
+    if kind in ("zip", "7z"):
+        return kind
+    if kind == "tar" or (kind in ("gzip", "xz", "bzip2") and (path.name.lower().endswith(ARCHIVE_SUFFIXES) or _is_tar(path))):
+        return "tar"
+    return None
 
 
 def _is_tar(path: Path) -> bool:
@@ -47,15 +67,64 @@ def extract(archive: Path, dest: Path, limits: ExtractLimits | None = None) -> l
     limits = limits or ExtractLimits()
     dest.mkdir(parents=True, exist_ok=True)
     compressed = max(1, archive.stat().st_size)
+    kind = archive_kind(archive)
+    if kind == "7z":
+        raise AcquisitionError(f"{archive.name} is a 7z archive, which this version cannot unpack "
+                               "(unpack it and pass the folder)")
     try:
-        if zipfile.is_zipfile(archive):
+        if kind == "zip":
             return _extract_zip(archive, dest, limits, compressed)
-        if _is_tar(archive):
+        if kind == "tar":
             return _extract_tar(archive, dest, limits, compressed)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, ValueError) as exc:
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, ValueError, zlib.error, lzma.LZMAError) as exc:
         shutil.rmtree(dest, ignore_errors=True)
         raise AcquisitionError(f"archive {archive.name} is corrupt or truncated: {exc}") from None
-    raise AcquisitionError(f"{archive.name} is not a zip or tar archive")
+    except AcquisitionError:
+        shutil.rmtree(dest, ignore_errors=True)  # a refused bomb leaves nothing half-written
+        raise
+    with open(archive, "rb") as fh:
+        content = sniff(fh.read(HEAD_BYTES))
+    raise AcquisitionError(f"{archive.name} is not a zip or tar archive (its content is {content})")
+
+
+def extract_nested(root: Path, limits: ExtractLimits | None = None) -> list[str]:
+    """Unpack archives found inside an unpacked artifact, one level deep, each into '<name>.contents/'
+    beside the original (which stays, since the artifact's own instructions may unpack it)."""
+    limits = limits or ExtractLimits()
+    budget = limits.max_total_bytes - _tree_bytes(root)
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
+        found += [Path(dirpath) / n for n in sorted(filenames)
+                  if not (Path(dirpath) / n).is_symlink() and archive_kind(Path(dirpath) / n) in ("zip", "tar")]
+    notes = []
+    for index, archive in enumerate(found):
+        rel = archive.relative_to(root).as_posix()
+        target = archive.with_name(archive.name + ".contents")
+        if index >= NESTED_MAX:
+            notes.append(f"nested archive {rel} not unpacked: more than {NESTED_MAX} nested archives")
+            continue
+        if target.exists() or budget <= 0:
+            notes.append(f"nested archive {rel} not unpacked: " + ("its folder exists" if target.exists() else "size limit reached"))
+            continue
+        try:
+            notes += [f"{rel}: {n}" for n in extract(archive, target, ExtractLimits(budget, limits.max_files, limits.max_ratio))]
+            notes.append(f"nested archive {rel} unpacked into {target.relative_to(root).as_posix()}/")
+            budget -= _tree_bytes(target)
+        except AcquisitionError as exc:
+            notes.append(f"nested archive {rel} not unpacked: {exc}")
+    return notes
+
+
+def _tree_bytes(root: Path) -> int:
+    total = 0
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def _check_totals(total: int, count: int, limits: ExtractLimits, compressed: int, name: str) -> None:

@@ -62,6 +62,10 @@ class Tools:
     session: Session | None = None
     command_seconds: float = 0.0
     documented_workflow: set[str] = field(default_factory=set)
+    phase: str = "gate"
+    """The phase now running; every evidence record is tagged with it (see ScopedTools)."""
+    cache_dir: Path | None = None
+    """Download cache for remote artifacts (None: env ARTIFACTCOPILOT_CACHE_DIR, else the user cache dir)."""
 
     @property
     def root(self) -> Path | None:
@@ -70,10 +74,15 @@ class Tools:
     # ---- gate ------------------------------------------------------------------------------
     def acquire_artifact(self) -> tuple[Acquisition, Evidence]:
         if self.acquisition is None:
-            self.acquisition = acquire(self.source, self.store.root / "acquired")
+            self.acquisition = acquire(self.source, self.store.root / "acquired", cache_dir=self.cache_dir)
         acq = self.acquisition
         summary = (f"acquired {acq.kind} with {len(acq.files)} files" if acq.ok else f"acquisition failed: {acq.error}")
-        return acq, self.store.add_json("gate", "acquisition", "acquisition", acq.to_dict(), summary, EvidenceLevel.E1)
+        return acq, self.store.add_json(self.phase, "acquisition", "acquisition", acq.to_dict(), summary, EvidenceLevel.E1)
+
+    def restore_acquisition(self) -> None:
+        """On resume after the gate was committed: acquire again (cached or local) without new evidence."""
+        if self.acquisition is None:
+            self.acquisition = acquire(self.source, self.store.root / "acquired", cache_dir=self.cache_dir)
 
     def list_files(self) -> list[str]:
         return list(self.acquisition.files) if self.acquisition else []
@@ -126,7 +135,7 @@ class Tools:
     def parse_readme(self, entry: str) -> tuple[ReadmeAnalysis, Evidence]:
         text = self.read_file(entry, 6_000_000) or ""
         analysis = analyze_readme(text, entry, has_dependency_file=bool(self.dependency_files()))
-        ev = self.store.add_json("D1", "readme", "readme-analysis", analysis.to_dict(),
+        ev = self.store.add_json(self.phase, "readme", "readme-analysis", analysis.to_dict(),
                                  f"{entry}: {analysis.words} words, {len(analysis.commands)} commands, "
                                  f"paper refs {', '.join(analysis.paper_refs) or 'none'}", EvidenceLevel.E1)
         return analysis, ev
@@ -135,7 +144,18 @@ class Tools:
     def ensure_session(self) -> Session:
         if self.session is None:
             self.session = self.sandbox.start(self.root)
+            self._replay_setup()
         return self.session
+
+    def _replay_setup(self) -> None:
+        """A resumed review starts a fresh sandbox after D2 was committed: re-apply D2's recorded
+        setup steps so later phases see the same environment. Logged as working memory, not evidence."""
+        d2 = self.store.packets().get("D2") if self.phase != "D2" else None
+        for step in (d2.facts.get("replay", []) if d2 else []):
+            res = self.session.run(step["script"], timeout=self.options.timeout_s, env=step.get("env"),
+                                   network=step.get("network", False))
+            with open(self.store.working("D2") / "replay.log", "a", encoding="utf-8") as fh:
+                fh.write(f"$ {step['script']}\n# exit {res.record.exit_code}\n")
 
     def record_intervention(self, phase: str, action: Action, purpose: str, evidence: list[str] | None = None) -> Intervention:
         cls = self.classifier.classify(action)
@@ -174,16 +194,16 @@ class Tools:
         last = script.strip().splitlines()[-1].strip() if script.strip() else ""
         if last in self.documented_workflow:
             raise ToolScopeError(f"D2 may not run the representative workflow ('{last}')")
-        return self._run("D2", script, action, purpose, kind="setup", env=env, network=network)
+        return self._run(self.phase, script, action, purpose, kind="setup", env=env, network=network)
 
     def probe(self, script: str, purpose: str) -> CommandResult:
-        return self._run("D2", script, Action("run", script, documented=True), purpose, kind="probe")
+        return self._run(self.phase, script, Action("run", script, documented=True), purpose, kind="probe")
 
     def run_workflow(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
-        return self._run("D3", script, action, purpose, env=env)
+        return self._run(self.phase, script, action, purpose, env=env)
 
     def run_transfer(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
-        return self._run("D5", script, action, purpose, kind="transfer", env=env)
+        return self._run(self.phase, script, action, purpose, kind="transfer", env=env)
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
@@ -198,7 +218,7 @@ class Tools:
         finally:
             fresh.close()
         out = result.stdout_full.decode("utf-8", "replace")
-        ev = self.store.add("D4", "provenance", _cmd_name(script),
+        ev = self.store.add(self.phase, "provenance", _cmd_name(script),
                             f"$ {script}\n# rerun in a fresh copy without {withheld}\n# exit: {result.record.exit_code}\n"
                             f"----- stdout -----\n{out}\n----- stderr -----\n{result.stderr_full.decode('utf-8', 'replace')}\n",
                             f"provenance rerun without {withheld} -> exit {result.record.exit_code}")
@@ -236,6 +256,7 @@ class ScopedTools:
 
     def __init__(self, tools: Tools, phase: str, scope: tuple[str, ...]):
         self._tools, self._phase, self._scope = tools, phase, set(scope)
+        tools.phase = phase
 
     def __getattr__(self, name: str):
         if name in self.ALWAYS:

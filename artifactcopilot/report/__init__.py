@@ -8,6 +8,7 @@ import jsonschema
 
 from .. import __version__
 from ..evidence import EvidenceStore, atomic_write
+from ..faults import crash_point
 from ..models import (DIMENSIONS, Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score)
 from ..rubric import Rubric
 from ..rules import confidence, derive_badges, facts_from_packets, level_max, run_crosschecks
@@ -105,6 +106,7 @@ def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Pa
     paths = {"json": run_dir / "report.json", "md": run_dir / "report.md", "html": run_dir / "report.html"}
     markdown = render_markdown(report, rubric)
     atomic_write(paths["json"], json.dumps(data, indent=2) + "\n")
+    crash_point("report:write")  # between two report files: a resume must rewrite all three
     atomic_write(paths["md"], markdown)
     atomic_write(paths["html"], render_html(report, rubric, markdown))
     return paths

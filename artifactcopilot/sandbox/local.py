@@ -1,23 +1,55 @@
 """Local sandbox: a scratch copy of the artifact, one process group per command, rlimits, no secrets.
 
 Weaker than a container (same kernel, same user); the report says so. Network is cut with
-`unshare -n` where the kernel allows it.
+`unshare -n` where the kernel allows it; as root, a private mount namespace also makes every host
+file system read-only except the artifact copy, so a command cannot write to /tmp or $HOME.
+The pieces both backends share (limits, output capture, the watch loop, limit diagnosis, phase
+budgets) live here too.
 """
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import signal
 import subprocess
 import threading
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..models import CommandRecord
+from ..models import CommandRecord, Flag
 from .base import Limits, RunResult, Snapshot, clean_env
 
 HEAD_CHARS = 4000
+TAIL_BYTES = 8192
+HIDDEN = ".sandbox-home"
+
+
+@dataclass
+class SandboxLimits(Limits):
+    """Limits of both backends: the common ones plus CPU, stall detection and per-phase budgets."""
+
+    cpus: float = 2.0
+    """CPUs a container may use (Docker)."""
+    cpu_seconds: float | None = None
+    """CPU time per process (rlimit CPU); None derives it from the command timeout and the CPU count."""
+    stall_s: float | None = 900.0
+    """A command with no new output for this long is flagged as stuck and killed; None disables it."""
+    phase_budget_s: float | None = None
+    """Wall-clock budget of all commands of one phase; None means only the per-command timeout applies."""
+    tmp_mb: int = 512
+    """Size of the container's private /tmp (Docker)."""
+
+    @classmethod
+    def of(cls, limits: Limits | None) -> "SandboxLimits":
+        if isinstance(limits, SandboxLimits):
+            return limits
+        return cls(**asdict(limits)) if limits is not None else cls()
+
+    def cpu_rlimit(self, timeout: float) -> int:
+        return int(self.cpu_seconds or timeout * (os.cpu_count() or 1)) + 1
 
 
 def copy_artifact(src: Path, dest: Path) -> list[str]:
@@ -42,97 +74,229 @@ def copy_artifact(src: Path, dest: Path) -> list[str]:
     return dropped
 
 
-def _unshare_works() -> bool:
-    if not shutil.which("unshare"):
+def _works(argv: list[str]) -> bool:
+    if not shutil.which(argv[0]):
         return False
     try:
-        return subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=5).returncode == 0
+        return subprocess.run(argv, capture_output=True, timeout=5).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
 
-class _Capture(threading.Thread):
-    """Drain a pipe, keep the first `cap` bytes, count the rest."""
+def _unshare_works() -> bool:
+    return _works(["unshare", "-n", "true"])
 
-    def __init__(self, stream, cap: int):
+
+def _mount_ns_works() -> bool:
+    return _works(["unshare", "--mount", "--", "sh", "-c", "mount --make-rprivate / && mount -o remount,bind,ro /"])
+
+
+class Capture(threading.Thread):
+    """Drain a byte stream, keep the first `cap` bytes and the last few KB, count the rest."""
+
+    def __init__(self, chunks, cap: int):
         super().__init__(daemon=True)
-        self.stream, self.cap = stream, cap
-        self.data = bytearray()
+        self.chunks, self.cap = chunks, cap
+        self.data, self.tail = bytearray(), bytearray()
         self.dropped = 0
         self.last_output = time.monotonic()
 
+    @classmethod
+    def of_pipe(cls, stream, cap: int) -> "Capture":
+        return cls(iter(lambda: stream.read1(65536), b""), cap)
+
+    def feed(self, chunk: bytes) -> None:
+        self.last_output = time.monotonic()
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - max(room, 0))
+        self.tail = (self.tail + chunk)[-TAIL_BYTES:]
+
     def run(self) -> None:
-        for chunk in iter(lambda: self.stream.read1(65536) if hasattr(self.stream, "read1") else self.stream.read(65536), b""):
-            self.last_output = time.monotonic()
-            room = self.cap - len(self.data)
-            if room > 0:
-                self.data += chunk[:room]
-            self.dropped += max(0, len(chunk) - max(room, 0))
+        try:
+            for chunk in self.chunks:
+                self.feed(chunk)
+        except (OSError, ValueError):
+            pass  # the stream closed under us when the command was killed
+
+
+def watch(running, captures: list[Capture], timeout: float, stall_s: float | None) -> str | None:
+    """Wait while `running()` holds; return 'timeout' or 'stuck' when a limit ends the wait early."""
+    start = time.monotonic()
+    while running():
+        now = time.monotonic()
+        if now - start > timeout:
+            return "timeout"
+        if stall_s and now - max([start] + [c.last_output for c in captures]) > stall_s:
+            return "stuck"
+        time.sleep(0.05 if now - start < 1 else 0.2)
+    return None
+
+
+MEMORY_ERRORS = re.compile(rb"MemoryError|Cannot allocate memory|std::bad_alloc|out of memory|OutOfMemoryError", re.I)
+FORK_ERRORS = re.compile(rb"fork: (retry: )?Resource temporarily unavailable|BlockingIOError: \[Errno 11\]|can't fork|cannot fork", re.I)
+FILE_SIZE_ERRORS = re.compile(rb"File too large|File size limit exceeded")
+
+
+def limit_notes(limits: SandboxLimits, reason: str | None, timeout: float, stderr_tail: bytes, dropped: int,
+                exit_code: int | None) -> list[str]:
+    """Human-readable limits a command ran into, from how it ended and what it printed."""
+    notes = []
+    if reason == "timeout":
+        notes.append(f"timeout after {timeout:g}s")
+    elif reason == "stuck":
+        notes.append(f"stuck: no new output for {limits.stall_s:g}s, killed")
+    if dropped:
+        notes.append(f"output cap {limits.output_cap_bytes} bytes ({dropped} bytes dropped)")
+    if MEMORY_ERRORS.search(stderr_tail):
+        notes.append(f"memory limit {limits.memory_mb} MB (allocation refused)")
+    if FORK_ERRORS.search(stderr_tail):
+        notes.append(f"process limit {limits.max_processes} (fork refused)")
+    if FILE_SIZE_ERRORS.search(stderr_tail) or exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+        notes.append(f"file size limit {limits.max_file_mb} MB")
+    if exit_code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+        notes.append("CPU time limit")
+    return notes
+
+
+class PhaseBudget:
+    """Wall-clock budget shared by the commands of one phase (`set_phase` switches phases)."""
+
+    def __init__(self, budget_s: float | None):
+        self.budget_s, self.phase, self.used = budget_s, "", {}
+
+    def set_phase(self, phase: str) -> None:
+        self.phase = phase
+
+    def clamp(self, timeout: float) -> tuple[float, bool]:
+        """The timeout this command gets, and whether it was shortened by the phase budget."""
+        if not self.budget_s:
+            return timeout, False
+        left = self.budget_s - self.used.get(self.phase, 0.0)
+        return (max(left, 0.0), True) if left < timeout else (timeout, False)
+
+    def spend(self, seconds: float) -> None:
+        self.used[self.phase] = self.used.get(self.phase, 0.0) + seconds
+
+
+def budget_exhausted(cmd: str, cwd: str, phase: str, budget: float) -> RunResult:
+    note = f"phase budget of {budget:g}s for {phase or 'this phase'} exhausted; not run"
+    return RunResult(CommandRecord(cmd=cmd, cwd=cwd, exit_code=None, duration_s=0.0, timed_out=True, limits_hit=[note]))
+
+
+def record_for(cmd: str, cwd: str, exit_code: int | None, duration: float, out: Capture, err: Capture,
+               created: list[str], modified: list[str], notes: list[str], killed: bool) -> RunResult:
+    record = CommandRecord(
+        cmd=cmd, cwd=cwd, exit_code=None if killed else exit_code, duration_s=round(duration, 3), timed_out=killed,
+        output_truncated=bool(out.dropped or err.dropped),
+        stdout=bytes(out.data[:HEAD_CHARS]).decode("utf-8", "replace"),
+        stderr=bytes(err.data[-HEAD_CHARS:]).decode("utf-8", "replace"),
+        files_created=[p for p in created if not p.startswith(HIDDEN + "/")],
+        files_modified=[p for p in modified if not p.startswith(HIDDEN + "/")], limits_hit=notes)
+    return RunResult(record, bytes(out.data), bytes(err.data))
+
+
+def flag_limits(flags: list[Flag] | None, record: CommandRecord, backend: str) -> None:
+    """Each limit a command hit becomes a report flag, so a reader sees it without opening logs."""
+    if flags is None:
+        return
+    for note in record.limits_hit:
+        flags.append(Flag(severity="low", code="sandbox-limit", message=f"{backend}: `{record.cmd.splitlines()[-1][:80]}`: {note}"))
+
+
+# Run inside a private mount namespace: every mount read-only, then the artifact copy writable again.
+READ_ONLY_HOST = r"""
+mount --make-rprivate / || exit 97
+mount --bind "$1" "$1" || exit 97
+while read -r _ _ _ _ point _; do
+  case "$point" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/pts|/dev/mqueue|*\\*) continue;; esac
+  mount -o remount,bind,ro "$point" 2>/dev/null
+done < /proc/self/mountinfo
+mount -o remount,bind,rw "$1" || exit 97
+cd -- "$3" || exit 97  # re-enter the working directory through the writable mount
+exec bash -c "$2"
+"""
 
 
 class LocalSession:
-    def __init__(self, root: Path, limits: Limits, netns: bool):
+    def __init__(self, root: Path, limits: Limits, netns: bool, mountns: bool = False, flags: list[Flag] | None = None):
         self.root = root
-        self.limits = limits
-        self.netns = netns
-        self.home = root / ".sandbox-home"
-        self.home.mkdir(exist_ok=True)
+        self.limits = SandboxLimits.of(limits)
+        self.netns, self.mountns, self.flags = netns, mountns, flags
+        self.home = root / HIDDEN
+        (self.home / "tmp").mkdir(parents=True, exist_ok=True)
+        self.budget = PhaseBudget(self.limits.phase_budget_s)
 
-    def _preexec(self):
+    def set_phase(self, phase: str) -> None:
+        self.budget.set_phase(phase)
+
+    def _preexec(self, timeout: float):
         limits = self.limits
 
         def apply():
             os.setsid()
             mem = limits.memory_mb * 1024 * 1024
+            cpu = limits.cpu_rlimit(timeout)
             for res, value in ((resource.RLIMIT_AS, mem), (resource.RLIMIT_FSIZE, limits.max_file_mb * 1024 * 1024),
-                               (resource.RLIMIT_NPROC, limits.max_processes), (resource.RLIMIT_CORE, 0)):
+                               (resource.RLIMIT_NPROC, limits.max_processes), (resource.RLIMIT_CORE, 0),
+                               (resource.RLIMIT_CPU, cpu)):
                 try:
                     resource.setrlimit(res, (value, value))
                 except (ValueError, OSError):
                     pass
         return apply
 
+    def _argv(self, cmd: str, network: bool, workdir: Path) -> list[str]:
+        ns = []
+        if self.mountns:
+            ns.append("--mount")
+        if self.netns and not network:
+            ns.append("--net")
+        if not ns:
+            return ["bash", "-c", cmd]
+        if self.mountns:
+            return ["unshare", *ns, "--", "sh", "-c", READ_ONLY_HOST, "sandbox", str(self.root), cmd, str(workdir)]
+        return ["unshare", *ns, "--", "bash", "-c", cmd]
+
+    def _env(self, env: dict[str, str] | None) -> dict[str, str]:
+        merged = clean_env(env, str(self.home))
+        merged.setdefault("TMPDIR", str(self.home / "tmp"))
+        if self.mountns:  # the host's Python is read-only here: installs go to the copy's home
+            merged.setdefault("PIP_USER", "1")
+            merged.setdefault("PIP_BREAK_SYSTEM_PACKAGES", "1")
+        return merged
+
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult:
-        timeout = timeout or self.limits.timeout_s
         workdir = (self.root / cwd).resolve()
         if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
             workdir = self.root
-        argv = ["bash", "-c", cmd]
-        if self.netns and not network:
-            argv = ["unshare", "-n", "--"] + argv
+        rel = workdir.relative_to(self.root).as_posix() or "."
+        timeout, clamped = self.budget.clamp(timeout or self.limits.timeout_s)
+        if clamped and timeout <= 0:
+            return budget_exhausted(cmd, rel, self.budget.phase, self.budget.budget_s or 0)
         before = Snapshot.take(self.root)
         start = time.monotonic()
-        proc = subprocess.Popen(argv, cwd=workdir, env=clean_env(env, str(self.home)), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec())
-        out, err = _Capture(proc.stdout, self.limits.output_cap_bytes), _Capture(proc.stderr, self.limits.output_cap_bytes)
+        proc = subprocess.Popen(self._argv(cmd, network, workdir), cwd=workdir, env=self._env(env), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec(timeout))
+        out, err = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes), Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes)
         out.start(), err.start()
-        timed_out = False
         try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            reason = watch(lambda: proc.poll() is None, [out, err], timeout, self.limits.stall_s)
         finally:
             self._kill_group(proc.pid)  # also reaps background children the command left
             proc.wait()
         out.join(5), err.join(5)
         duration = time.monotonic() - start
+        self.budget.spend(duration)
         created, modified = before.diff(Snapshot.take(self.root))
-        limits_hit = []
-        if timed_out:
-            limits_hit.append(f"timeout after {timeout:g}s")
-        if out.dropped or err.dropped:
-            limits_hit.append(f"output cap {self.limits.output_cap_bytes} bytes ({out.dropped + err.dropped} bytes dropped)")
-        record = CommandRecord(
-            cmd=cmd, cwd=workdir.relative_to(self.root).as_posix() or ".",
-            exit_code=None if timed_out else proc.returncode, duration_s=round(duration, 3), timed_out=timed_out,
-            output_truncated=bool(out.dropped or err.dropped),
-            stdout=bytes(out.data[:HEAD_CHARS]).decode("utf-8", "replace"),
-            stderr=bytes(err.data[-HEAD_CHARS:]).decode("utf-8", "replace"),
-            files_created=[p for p in created if not p.startswith(".sandbox-home/")],
-            files_modified=[p for p in modified if not p.startswith(".sandbox-home/")],
-            limits_hit=limits_hit)
-        return RunResult(record, bytes(out.data), bytes(err.data))
+        notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, proc.returncode)
+        if reason == "timeout" and clamped:
+            notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
+        result = record_for(cmd, rel, proc.returncode, duration, out, err, created, modified, notes, killed=reason is not None)
+        flag_limits(self.flags, result.record, "local")
+        return result
 
     @staticmethod
     def _kill_group(pgid: int) -> None:
@@ -151,14 +315,19 @@ class LocalSandbox:
     name = "local"
     isolation_note = "local sandbox: same kernel and user as the reviewer, rlimits and a scratch copy only"
 
-    def __init__(self, scratch_root: Path, limits: Limits | None = None):
+    def __init__(self, scratch_root: Path, limits: Limits | None = None, flags: list[Flag] | None = None):
         self.scratch_root = Path(scratch_root)
-        self.limits = limits or Limits()
+        self.limits = SandboxLimits.of(limits)
+        self.flags = flags
+        """Report flags this sandbox appends to (limits hit); pass the review's flag list."""
         self.netns = _unshare_works()
+        self.mountns = os.geteuid() == 0 and _mount_ns_works()
         self.dropped_links: list[str] = []
 
     def start(self, workdir: Path) -> LocalSession:
         self.scratch_root.mkdir(parents=True, exist_ok=True)
-        dest = self.scratch_root / f"artifact-{int(time.time() * 1000)}"
+        dest = self.scratch_root / f"artifact-{time.time_ns()}"
         self.dropped_links = copy_artifact(Path(workdir), dest)
-        return LocalSession(dest.resolve(), self.limits, self.netns)
+        return LocalSession(dest.resolve(), self.limits, self.netns, self.mountns, self.flags)
+
+    fresh = start

@@ -96,14 +96,16 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                                    f"{len(dep_files)} dependency files, {len(reqs)} requirements, {len(setup_cmds)} setup commands",
                                    EvidenceLevel.E1)
     env = dict(d1.facts.get("env_vars", {}))
-    setup_evs, setup_ok, notes = [], True, []
+    setup_evs, setup_ok, notes, replay = [], True, [], []
     for cmd in setup_cmds:
         if re.match(r"\s*(sudo\s+)?docker", cmd.cmd):
             notes.append(f"'{cmd.cmd}' needs a container engine; not run in this sandbox")
             continue
         res = tools.run_setup(cmd.script(), Action("run", cmd.cmd, documented=True), "documented setup step", env=env)
         setup_evs.append(res.evidence.id)
-        if not res.record.ok:
+        if res.record.ok:
+            replay.append({"script": cmd.script(), "env": env, "network": True})
+        else:
             setup_ok = False
             notes.append(f"'{cmd.cmd}' failed (exit {res.record.exit_code})")
 
@@ -124,6 +126,8 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
             fix = tools.run_setup(f"python3 -m pip install '{req}'", Action("install", f"pip install {req}"),
                                   f"declared dependency {req} is not importable", env=env)
             setup_evs.append(fix.evidence.id)
+            if fix.record.ok:
+                replay.append({"script": f"python3 -m pip install '{req}'", "env": env, "network": True})
         if missing:
             res = tools.probe(script, "re-check the declared dependencies")
             probe_evs.append(res.evidence.id)
@@ -156,5 +160,5 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}; "
                f"{len(setup_cmds)} documented setup steps, {len(reqs)} declared requirements.")
     return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, env_ev.id),
-                       evidence_level=level, facts={"env": env, "requirements": reqs}, summary=summary,
+                       evidence_level=level, facts={"env": env, "requirements": reqs, "replay": replay}, summary=summary,
                        interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])

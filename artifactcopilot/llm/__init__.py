@@ -1,0 +1,1 @@
+"""Plumbing of the LLM path: settings, cost accounting, retries, prompts and transcripts."""

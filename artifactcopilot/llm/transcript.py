@@ -1,0 +1,42 @@
+"""Transcripts: every prompt, response and tool call of a phase attempt, as JSON lines.
+
+Written to `<run>/transcripts/<phase>-<attempt>.jsonl` so a chair can audit a decision. A
+transcript is a trace, never evidence: packets cannot cite it and the rule engine never reads it.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+
+def message_record(message: BaseMessage) -> dict[str, Any]:
+    record: dict[str, Any] = {"role": message.type, "content": message.content}
+    for key in ("tool_calls", "invalid_tool_calls", "usage_metadata"):
+        value = getattr(message, key, None)
+        if value:
+            record[key] = value
+    if getattr(message, "tool_call_id", None):
+        record["tool_call_id"] = message.tool_call_id
+    return record
+
+
+class Transcript:
+    def __init__(self, run_dir: Path, name: str):
+        self.path = Path(run_dir) / "transcripts" / f"{name}.jsonl"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        n = 2
+        while self.path.exists():  # a resumed review keeps the earlier transcript beside the new one
+            self.path = self.path.with_name(f"{name}.{n}.jsonl")
+            n += 1
+
+    def write(self, event: str, **data: Any) -> None:
+        line = {"t": round(time.time(), 3), "event": event, **data}
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line, default=str, ensure_ascii=False) + "\n")
+
+    def messages(self, event: str, messages: list[BaseMessage]) -> None:
+        self.write(event, messages=[message_record(m) for m in messages])

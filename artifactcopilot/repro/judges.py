@@ -1,0 +1,284 @@
+"""The two judges of a reproduction script (Artisan §2.5), with execution where Artisan had none.
+
+Output judge: run the script in a fresh sandbox on a clean copy of the artifact; static error,
+runtime error, mismatched results or success. Mismatch feedback reveals only the cells already
+reproduced. Method judge: full reproduction, last-mile (from checked-in raw results) or copied
+results, from the script's text *and* the run's provenance: a checked-in file holding the table
+is a copy source only if the run read it without regenerating it and a rerun without it no
+longer yields the table. The judges hold the expected table; callers only ever see feedback.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Literal
+
+from pydantic import BaseModel, Field
+
+from ..models import CommandRecord
+from ..sandbox.base import Sandbox, Session
+from .provenance import TRACE_DIR, RunProvenance, traced_run
+from .static import CODE_SUFFIXES, RESULTS_LIKE, TEXT_SUFFIXES, StaticFindings, analyze_script, contains_table, readable_text
+from .tables import CellResult, Comparison, Table, best_match, obfuscate, parse_tables, render_markdown, reveal
+
+SCRIPT_DIR = ".repro"
+MAX_OUTPUT_FILE = 2_000_000
+TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped", re.M)
+Category = Literal["static_error", "runtime_error", "mismatch", "success"]
+Method = Literal["full", "last_mile", "copy"]
+
+
+class OutputVerdict(BaseModel):
+    """Output judge result."""
+
+    category: Category
+    matched: int = 0
+    total: int = 0
+    source: str | None = Field(None, description="Where the best-matching table was found: stdout or a file the run wrote.")
+    feedback: str = Field("", description="What the submitter may see: errors, or the table with only reproduced cells revealed.")
+    cells: list[CellResult] = Field(default_factory=list, description="Cell-by-cell comparison (holds expected values: judge-side only).")
+    exit_code: int | None = None
+    duration_s: float = 0.0
+
+
+class MethodVerdict(BaseModel):
+    """Method judge result."""
+
+    method: Method
+    reasons: list[str] = Field(default_factory=list)
+    static: StaticFindings = Field(default_factory=StaticFindings)
+    provenance: RunProvenance | None = None
+    copy_sources: list[str] = Field(default_factory=list, description="Checked-in files the table was copied from.")
+    regenerated: list[str] = Field(default_factory=list, description="Checked-in files holding the table that the run itself regenerated.")
+    llm_opinion: str | None = Field(None, description="Optional LLM classification, recorded beside the evidence-based one.")
+
+
+@dataclass
+class RunEvidence:
+    """One judged run: its outputs (stdout and files it wrote) and provenance."""
+
+    record: CommandRecord
+    outputs: list[tuple[str, str]]
+    provenance: RunProvenance
+    files: list[str] = field(default_factory=list)
+
+
+def artifact_files(root: Path, limit: int = 5000) -> list[str]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__", SCRIPT_DIR, TRACE_DIR, ".sandbox-home"))
+        for name in sorted(filenames):
+            out.append((Path(dirpath) / name).relative_to(root).as_posix())
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def static_error(script: str) -> str | None:
+    """Why the script cannot run at all, or None. Parsing only: nothing is executed on the host."""
+    if not script.strip():
+        return "the script is missing or empty"
+    first = script.splitlines()[0]
+    if first.startswith("#!") and "python" in first:
+        try:
+            compile(script, "repro.sh", "exec")
+        except SyntaxError as exc:
+            return f"syntax error: {exc.msg} (line {exc.lineno})"
+        return None
+    if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first):
+        return None  # another interpreter: let the run tell
+    proc = subprocess.run(["bash", "-n"], input=script.encode(), capture_output=True, timeout=30)
+    return f"syntax error: {proc.stderr.decode('utf-8', 'replace').strip()[-500:]}" if proc.returncode else None
+
+
+def _outputs(session: Session, stdout: str, rec: CommandRecord) -> list[tuple[str, str]]:
+    found = [("stdout", stdout)]
+    for rel in rec.files_created + rec.files_modified:
+        if rel.startswith((SCRIPT_DIR + "/", TRACE_DIR)) or not rel.lower().endswith(TEXT_SUFFIXES):
+            continue
+        path = session.root / rel
+        if path.is_file() and path.stat().st_size <= MAX_OUTPUT_FILE:
+            found.append((rel, readable_text(path)))
+    return found
+
+
+def execute(script: str, artifact: Path, sandbox: Sandbox, timeout: float = 1800.0, env: dict[str, str] | None = None,
+            withheld: str | None = None, trace: bool | None = None) -> RunEvidence:
+    """Run `script` in a fresh copy of the artifact (optionally without `withheld`), with provenance.
+
+    trace: use strace (True), snapshots only (False) or strace when the sandbox has it (None)."""
+    session = sandbox.start(artifact)
+    try:
+        if withheld:
+            target = session.root / withheld
+            if target.is_file() or target.is_symlink():
+                target.unlink()
+        (session.root / SCRIPT_DIR).mkdir(exist_ok=True)
+        path = session.root / SCRIPT_DIR / "repro.sh"
+        path.write_text(script if script.endswith("\n") else script + "\n", encoding="utf-8")
+        path.chmod(0o755)
+        first = script.splitlines()[0] if script.strip() else ""
+        cmd = f"./{SCRIPT_DIR}/repro.sh" if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first) else f"bash {SCRIPT_DIR}/repro.sh"
+        result, prov = traced_run(session, cmd, timeout=timeout, env=env, use_strace=trace)
+        prov.read_first = [p for p in prov.read_first if not p.startswith(SCRIPT_DIR + "/")]
+        prov.written = [p for p in prov.written if not p.startswith(SCRIPT_DIR + "/")]
+        stdout = result.stdout_full.decode("utf-8", "replace")
+        stderr = result.stderr_full.decode("utf-8", "replace")
+        result.record.stdout, result.record.stderr = stdout[-20000:], stderr[-4000:]
+        return RunEvidence(result.record, _outputs(session, stdout, result.record), prov)
+    finally:
+        session.close()
+
+
+def _best(expected: Table, outputs: list[tuple[str, str]]) -> tuple[str | None, Comparison | None]:
+    best: tuple[str | None, Comparison | None] = (None, None)
+    for name, text in outputs:
+        comp = best_match(expected, text) if text.strip() else None
+        if comp and (best[1] is None or (comp.matched, -len(name)) > (best[1].matched, -len(best[0] or ""))):
+            best = (name, comp)
+    return best
+
+
+def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox, timeout: float = 1800.0,
+                 env: dict[str, str] | None = None) -> tuple[OutputVerdict, RunEvidence | None]:
+    problem = static_error(script)
+    if problem:
+        return OutputVerdict(category="static_error", feedback=problem), None
+    run = execute(script, artifact, sandbox, timeout, env)
+    rec = run.record
+    source, comp = _best(expected, run.outputs)
+    base = dict(exit_code=rec.exit_code, duration_s=rec.duration_s, matched=comp.matched if comp else 0,
+                total=comp.total if comp else len(expected.numeric_cells()), source=source, cells=comp.cells if comp else [])
+    if rec.timed_out or rec.exit_code != 0 or (TRACEBACK.search(rec.stderr) and not (comp and comp.success)):
+        why = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
+        return OutputVerdict(category="runtime_error", feedback=f"the script failed ({why}):\n{rec.stderr[-2000:]}", **base), run
+    if comp and comp.success:
+        return OutputVerdict(category="success", feedback=f"all {comp.total} cells match ({source})", **base), run
+    shown = reveal(expected, comp) if comp else obfuscate(expected)
+    note = (f"{comp.matched} of {comp.total} cells match; the reproduced ones are revealed, the others stay ?"
+            if comp else "no table with the expected rows and columns was found in stdout or in the files the script wrote")
+    return OutputVerdict(category="mismatch", feedback=f"{note}\n\n{render_markdown(shown)}", **base), run
+
+
+def produced_table(outputs: list[tuple[str, str]]) -> Table | None:
+    """Without an expected table, the run's own largest numeric table is what the method must explain."""
+    tables = [t for _, text in outputs for t in parse_tables(text)]
+    tables = [t for t in tables if len(t.numeric_cells()) >= 2]
+    return max(tables, key=lambda t: len(t.numeric_cells())) if tables else None
+
+
+Rerun = Callable[[str], "list[tuple[str, str]] | None"]
+
+
+def judge_method(script: str, artifact: Path, target: Table | None, run: RunEvidence | None = None,
+                 rerun: Rerun | None = None, files: list[str] | None = None, opinion: str | None = None) -> MethodVerdict:
+    """Classify how `script` obtains `target` (the expected table, or the run's own table when None)."""
+    files = files if files is not None else artifact_files(artifact)
+    if target is None and run is not None:
+        target = produced_table(run.outputs)
+    static = analyze_script(script, artifact, target, files)
+    prov = run.provenance if run else None
+    verdict = MethodVerdict(method="full", static=static, provenance=prov, llm_opinion=opinion)
+    if static.hardcoded or static.encoded:
+        verdict.method = "copy"
+        verdict.reasons.append("the table is written in the script" + (f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""))
+    ran_paper_tool = bool(prov and {"pdftotext", "pdf2txt", "pdf2txt.py"} & set(prov.programs))
+    if static.reads_paper or ran_paper_tool:
+        verdict.method = "copy"
+        verdict.reasons.append("the script reads the paper: " + ", ".join(static.reads_paper or ["pdftotext ran"]))
+    if target is not None:
+        _copy_sources(verdict, artifact, target, static, prov, rerun, files)
+    elif not prov and static.displayed:
+        verdict.method = "copy"
+        verdict.reasons.append(f"the script only displays checked-in files: {', '.join(static.displayed[:3])}")
+    if verdict.method != "copy":
+        inputs = prov.read_first if prov and prov.method == "strace" else static.referenced
+        produced = set(verdict.regenerated) | set(prov.written if prov else [])
+        raw = [f for f in inputs if RESULTS_LIKE.search(f) and not f.lower().endswith(CODE_SUFFIXES) and f not in produced]
+        if raw:
+            verdict.method = "last_mile"
+            verdict.reasons.append(f"computed from checked-in results: {', '.join(raw[:4])}" + (" …" if len(raw) > 4 else ""))
+        else:
+            verdict.reasons.append("the table is computed by the run from the artifact's code and input data")
+    if prov and prov.cpu_s is not None:
+        verdict.reasons.append(f"{prov.cpu_s:.2f}s of CPU time in {len(prov.programs)} programs")
+    return verdict
+
+
+def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings, prov: RunProvenance | None,
+                  rerun: Rerun | None, files: list[str]) -> None:
+    """Checked-in files holding the table that the run (or the script) took it from."""
+    traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
+    if traced:
+        candidates = [f for f in files if f in prov.read_first or f in prov.written]
+    else:
+        candidates = static.referenced or (list(files) if prov else [])
+    for rel in candidates[:400]:
+        if rel.lower().endswith(CODE_SUFFIXES) or not rel.lower().endswith(TEXT_SUFFIXES):
+            continue
+        if rel.lower().endswith(".ipynb") and static.executes_notebook:
+            continue
+        if not contains_table(target, readable_text(artifact / rel)):
+            continue
+        if traced and rel not in prov.read_first:
+            verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
+            continue
+        if rerun is not None and len(verdict.copy_sources) + len(verdict.regenerated) < 3:
+            outputs = rerun(rel)
+            if outputs is not None and any(contains_table(target, text) for _, text in outputs):
+                verdict.regenerated.append(rel)
+                verdict.reasons.append(f"a rerun without {rel} still produces the table")
+                continue
+            if outputs is not None:
+                verdict.reasons.append(f"a rerun without {rel} no longer produces the table")
+        elif (prov is None or prov.exit_code != 0) and rel not in static.displayed:
+            continue  # named but not shown, and nothing ran to tell: no evidence of copying
+        verdict.copy_sources.append(rel)
+    if verdict.copy_sources:
+        verdict.method = "copy"
+        verdict.reasons.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
+
+
+class Verdict(BaseModel):
+    """Both judges on one submitted script: what verdict.json holds."""
+
+    category: Literal["static_error", "runtime_error", "mismatch", "copied", "success"]
+    method: Method | None = None
+    matched: int = 0
+    total: int = 0
+    feedback: str = ""
+    output: OutputVerdict
+    method_verdict: MethodVerdict | None = None
+
+    def public(self) -> dict:
+        """The verdict without expected values in clear (cells stay judge-side)."""
+        out = self.output.model_dump(exclude={"cells"})
+        return {"category": self.category, "method": self.method, "matched": self.matched, "total": self.total,
+                "feedback": self.feedback, "output": out,
+                "method_detail": self.method_verdict.model_dump() if self.method_verdict else None}
+
+
+def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sandbox, timeout: float = 1800.0,
+                     env: dict[str, str] | None = None, opinion: str | None = None) -> tuple[Verdict, RunEvidence | None]:
+    """Output judge, then (on success) the method judge with withheld-file reruns. Copied results are rejected."""
+    out, run = judge_output(script, artifact, expected, sandbox, timeout, env)
+    verdict = Verdict(category=out.category, matched=out.matched, total=out.total, feedback=out.feedback, output=out)
+    if out.category != "success" or run is None:
+        return verdict, run
+
+    def rerun(withheld: str) -> list[tuple[str, str]] | None:
+        again = execute(script, artifact, sandbox, timeout, env, withheld=withheld)
+        return again.outputs if again.record.exit_code is not None else None
+
+    mv = judge_method(script, artifact, expected, run, rerun, opinion=opinion)
+    verdict.method, verdict.method_verdict = mv.method, mv
+    if mv.method == "copy":
+        verdict.category = "copied"
+        verdict.feedback = ("rejected: copied results — " + "; ".join(mv.reasons) +
+                            ". Find a way to compute the table from the artifact's code and data.")
+    else:
+        verdict.feedback = f"accepted: {mv.method.replace('_', '-')} reproduction — " + "; ".join(mv.reasons)
+    return verdict, run

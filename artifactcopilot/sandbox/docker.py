@@ -1,0 +1,357 @@
+"""Docker sandbox: one long-lived container per review, commands via `docker exec`.
+
+The artifact copy (a scratch directory in the run dir) is bind-mounted at /artifact, so files a
+step writes persist between steps and the review reads outputs from the host. Nothing else of the
+host is mounted (no home, no Docker socket) and no host variable is passed. The container starts
+with no network; a command that asks for it gets the bridge network for its duration only, and
+each enablement becomes a report flag. After every command all processes except the container's
+init and keeper are killed, so nothing a command leaves in the background survives it.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import threading
+import time
+import uuid
+import weakref
+from pathlib import Path
+
+from ..models import CommandRecord, Flag
+from .base import Limits, RunResult, Snapshot, clean_env
+from .image import DEFAULT_IMAGE, connect, labels
+from .local import (Capture, PhaseBudget, SandboxLimits, budget_exhausted, copy_artifact, flag_limits,
+                    limit_notes, record_for, watch)
+
+MOUNT = "/artifact"
+# Kill every process but init (1), the keeper and this shell; repeat until none is left (forks race).
+REAP = r"""
+reap() {
+  i=0
+  while [ "$i" -lt 50 ]; do
+    i=$((i + 1)); n=0
+    for d in /proc/[0-9]*; do
+      p=${d#/proc/}
+      case " 1 $KEEP $$ " in *" $p "*) continue;; esac
+      read -r _ _ st _ 2>/dev/null < "$d/stat" || continue
+      [ "$st" = Z ] && continue
+      kill -9 "$p" 2>/dev/null && n=$((n + 1))
+    done
+    [ "$n" -eq 0 ] && return 0
+  done
+}
+KEEP=$2
+"""
+WRAPPER = REAP + r"""
+if command -v bash >/dev/null 2>&1; then bash -c "$1"; else sh -c "$1"; fi
+rc=$?
+reap
+exit $rc
+"""
+_LIVE: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_sessions() -> None:  # a crashed caller still leaves no container behind
+    for session in list(_LIVE):
+        session.close()
+
+
+class DockerSession:
+    def __init__(self, sandbox: "DockerSandbox", root: Path, role: str = "session"):
+        self.sandbox, self.client, self.root = sandbox, sandbox.client, root
+        self.limits, self.flags, self.role = sandbox.limits, sandbox.flags, role
+        self.budget = PhaseBudget(self.limits.phase_budget_s)
+        self.images: list[str] = []
+        self.container = None
+        self.image = sandbox.image
+        self._oom, self._pids_max = 0, 0
+        _LIVE.add(self)
+        self._create(self.image)
+
+    # ---- container lifecycle -----------------------------------------------------------------
+    def _create(self, image: str) -> None:
+        from docker.types import Ulimit
+
+        lim = self.limits
+        bridge = self._bridge()
+        self.container = self.client.containers.create(
+            image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
+            name=f"copilot-{self.role}-{uuid.uuid4().hex[:10]}", hostname="artifact", working_dir=MOUNT,
+            labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
+            volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
+            mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(lim.cpus * 1e9),
+            pids_limit=lim.max_processes, security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
+            ulimits=[Ulimit(name="fsize", soft=lim.max_file_mb << 20, hard=lim.max_file_mb << 20),
+                     Ulimit(name="core", soft=0, hard=0)])
+        self.network_attachable = bool(bridge)
+        if bridge:  # created on the bridge so it can be attached later, but detached before anything runs
+            bridge.disconnect(self.container)
+        self.container.start()
+        self.container.reload()
+        self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
+        self._cgroups = _cgroup_files(self.container.attrs["State"]["Pid"])
+        self._oom, self._pids_max = self._counters()
+
+    def _bridge(self):
+        from docker.errors import NotFound
+
+        try:
+            return self.client.networks.get("bridge")
+        except NotFound:
+            return None
+
+    def _remove_container(self) -> None:
+        from docker.errors import APIError, NotFound
+
+        if self.container is None:
+            return
+        try:
+            if os.getuid() != 0:  # files the container wrote as root must stay removable by the reviewer
+                self._exec_simple(["chown", "-R", f"{os.getuid()}:{os.getgid()}", MOUNT])
+            self.container.remove(force=True)
+        except (APIError, NotFound):
+            pass
+        self.container = None
+
+    def close(self) -> None:
+        from docker.errors import APIError, NotFound
+
+        self._remove_container()
+        if self.sandbox.image in self.images:  # later sessions go back to the base image
+            self.sandbox.image = self.sandbox.base_image
+        for tag in self.images:
+            try:
+                self.client.images.remove(tag, force=True)
+            except (APIError, NotFound):
+                pass
+        self.images.clear()
+        _LIVE.discard(self)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def set_phase(self, phase: str) -> None:
+        self.budget.set_phase(phase)
+
+    # ---- commands ------------------------------------------------------------------------------
+    def _exec_simple(self, argv: list[str]) -> str:
+        exec_id = self.client.api.exec_create(self.container.id, argv, user="root")["Id"]
+        return self.client.api.exec_start(exec_id).decode("utf-8", "replace")
+
+    def _kill_all(self) -> None:
+        try:
+            self._exec_simple(["sh", "-c", REAP + "reap", "sandbox", "", self.keeper[0]])
+        except Exception:  # noqa: BLE001 - the container may be gone; close() removes it anyway
+            pass
+
+    def _set_network(self, on: bool) -> None:
+        bridge = self._bridge()
+        if on:
+            bridge.connect(self.container)
+        else:
+            bridge.disconnect(self.container, force=True)
+
+    def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
+            network: bool = False) -> RunResult:
+        workdir = (self.root / cwd).resolve()
+        if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
+            workdir = self.root
+        rel = workdir.relative_to(self.root).as_posix() or "."
+        timeout, clamped = self.budget.clamp(timeout or self.limits.timeout_s)
+        if clamped and timeout <= 0:
+            return budget_exhausted(cmd, rel, self.budget.phase, self.budget.budget_s or 0)
+        before = Snapshot.take(self.root)
+        networked = network and self.network_attachable
+        if networked:
+            self._set_network(True)
+            if self.flags is not None:
+                self.flags.append(Flag(severity="info", code="network-enabled",
+                                       message=f"docker: network enabled for `{cmd.splitlines()[-1][:80]}`"))
+        start = time.monotonic()
+        try:
+            env_vars = clean_env(env, "/root")
+            env_vars["TMPDIR"] = "/tmp"
+            exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
+                                                  environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
+            stream = self.client.api.exec_start(exec_id, stream=True, demux=True)
+            out, err = Capture(iter(()), self.limits.output_cap_bytes), Capture(iter(()), self.limits.output_cap_bytes)
+            reader = threading.Thread(target=_demux, args=(stream, out, err), daemon=True)
+            reader.start()
+            reason = None
+            try:
+                reason = watch(reader.is_alive, [out, err], timeout, self.limits.stall_s)
+            finally:
+                if reason or reader.is_alive():
+                    self._kill_all()
+                reader.join(10)
+            exit_code = self.client.api.exec_inspect(exec_id).get("ExitCode")
+        finally:
+            if networked:
+                self._set_network(False)
+        duration = time.monotonic() - start
+        self.budget.spend(duration)
+        created, modified = before.diff(Snapshot.take(self.root))
+        notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, exit_code)
+        notes += self._new_limit_events()
+        if reason == "timeout" and clamped:
+            notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
+        if network and not networked:
+            notes.append("network requested but the engine has no bridge network; ran without")
+        result = record_for(cmd, rel, exit_code, duration, out, err, created, modified, _dedupe(notes), killed=reason is not None)
+        flag_limits(self.flags, result.record, "docker")
+        return result
+
+    def _counters(self) -> tuple[int, int]:
+        oom = _read_counter(self._cgroups.get("memory"), "oom_kill")
+        pids = _read_counter(self._cgroups.get("pids"), "max")
+        return oom, pids
+
+    def _new_limit_events(self) -> list[str]:
+        oom, pids = self._counters()
+        notes = []
+        if oom > self._oom:
+            notes.append(f"memory limit {self.limits.memory_mb} MB (process killed by the OOM killer)")
+        if pids > self._pids_max:
+            notes.append(f"process limit {self.limits.max_processes} (fork refused {pids - self._pids_max} times)")
+        self._oom, self._pids_max = oom, pids
+        return notes
+
+    # ---- artifact-declared environment ---------------------------------------------------------
+    def build_image(self, dockerfile: str, timeout: float | None = None) -> RunResult:
+        """Build the artifact's Dockerfile (context: its folder); on success later commands run in it."""
+        from docker.errors import APIError, BuildError
+
+        timeout = timeout or self.limits.timeout_s
+        tag = f"copilot-artifact/{uuid.uuid4().hex[:12]}:latest"
+        context = (self.root / dockerfile).parent
+        cmd = f"docker build -f {Path(dockerfile).name} -t {tag} {context.relative_to(self.root).as_posix() or '.'}"
+        lines: list[str] = []
+        box: dict = {}
+
+        def build() -> None:
+            try:
+                for chunk in self.client.api.build(path=str(context), dockerfile=Path(dockerfile).name, tag=tag, rm=True,
+                                                   forcerm=True, decode=True, labels=labels("artifact", self.sandbox.review),
+                                                   container_limits={"memory": self.limits.memory_mb << 20}):
+                    lines.append(chunk.get("stream") or chunk.get("status") or "")
+                    if "error" in chunk:
+                        box["error"] = chunk["error"]
+                        lines.append(f"ERROR: {chunk['error']}\n")
+            except (APIError, BuildError, OSError) as exc:
+                box["error"] = str(exc)
+                lines.append(f"ERROR: {exc}\n")
+
+        start = time.monotonic()
+        worker = threading.Thread(target=build, daemon=True)
+        worker.start()
+        worker.join(timeout)
+        timed_out = worker.is_alive()
+        ok = not timed_out and "error" not in box
+        self.images.append(tag)  # removed on close even when the build half-failed
+        log = "".join(lines).encode("utf-8", "replace")[: self.limits.output_cap_bytes]
+        record = CommandRecord(cmd=cmd, cwd=".", exit_code=None if timed_out else (0 if ok else 1),
+                               duration_s=round(time.monotonic() - start, 3), timed_out=timed_out,
+                               stdout=log[:4000].decode("utf-8", "replace"), stderr=str(box.get("error", ""))[-4000:],
+                               limits_hit=[f"timeout after {timeout:g}s"] if timed_out else [])
+        if ok:  # the artifact's own environment: recreate the container from it, same files
+            self._remove_container()
+            self.image = tag
+            self.sandbox.image = tag
+            self._create(tag)
+        return RunResult(record, log, record.stderr.encode())
+
+
+def _demux(stream, out: Capture, err: Capture) -> None:
+    try:
+        for stdout, stderr in stream:
+            if stdout:
+                out.feed(stdout)
+            if stderr:
+                err.feed(stderr)
+    except Exception:  # noqa: BLE001 - the exec stream ends abruptly when the command is killed
+        pass
+
+
+def _dedupe(notes: list[str]) -> list[str]:
+    seen, out = set(), []
+    for note in notes:
+        key = note.split(" (")[0]
+        if key not in seen:
+            seen.add(key)
+            out.append(note)
+    return out
+
+
+def _cgroup_files(pid: int) -> dict[str, Path]:
+    """Host paths of the container's OOM and pids-limit counters (cgroup v1 or v2); empty if not visible."""
+    files: dict[str, Path] = {}
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return files
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        names = controllers.split(",")
+        if "memory" in names:
+            files["memory"] = Path("/sys/fs/cgroup/memory") / path.lstrip("/") / "memory.oom_control"
+        if "pids" in names:
+            files["pids"] = Path("/sys/fs/cgroup/pids") / path.lstrip("/") / "pids.events"
+        if controllers == "" and "memory" not in files:
+            base = Path("/sys/fs/cgroup") / path.lstrip("/")
+            files.setdefault("memory", base / "memory.events")
+            files.setdefault("pids", base / "pids.events")
+    return {k: v for k, v in files.items() if v.exists()}
+
+
+def _read_counter(path: Path | None, key: str) -> int:
+    if path is None:
+        return 0
+    try:
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key and value.strip().isdigit():
+                return int(value)
+    except OSError:
+        pass
+    return 0
+
+
+class DockerSandbox:
+    """Runs commands in containers of a local Docker Engine (base image or the artifact's own)."""
+
+    name = "docker"
+    isolation_note = "docker sandbox: container with memory, CPU and pids limits, no network unless a setup step needs it"
+
+    def __init__(self, scratch_root: Path, limits: Limits | None = None, image: str | None = None,
+                 flags: list[Flag] | None = None, client=None, review: str = ""):
+        self.scratch_root = Path(scratch_root)
+        self.limits = SandboxLimits.of(limits)
+        self.client = client or connect()
+        self.base_image = self.image = image or DEFAULT_IMAGE
+        self.flags = flags
+        """Report flags this sandbox appends to (limits hit, network enablements); pass the review's list."""
+        self.review = review or uuid.uuid4().hex[:12]
+        self.dropped_links: list[str] = []
+        self._sessions: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
+
+    def _copy(self, workdir: Path) -> Path:
+        self.scratch_root.mkdir(parents=True, exist_ok=True)
+        dest = self.scratch_root / f"artifact-{time.time_ns()}"
+        self.dropped_links = copy_artifact(Path(workdir), dest)
+        return dest.resolve()
+
+    def start(self, workdir: Path) -> DockerSession:
+        """The review's long-lived container over a scratch copy of the artifact."""
+        session = DockerSession(self, self._copy(workdir))
+        self._sessions.add(session)
+        return session
+
+    def fresh(self, workdir: Path) -> DockerSession:
+        """A new container on a clean copy, for a judge or provenance rerun."""
+        session = DockerSession(self, self._copy(workdir), role="judge")
+        self._sessions.add(session)
+        return session
+
+    def close(self) -> None:
+        for session in list(self._sessions):
+            session.close()

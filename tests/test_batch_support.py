@@ -1,0 +1,68 @@
+"""Helpers shared by the batch tests: corpus manifests and running `copilot batch` as users do."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import corpus_cases, load_case
+
+CASES = {c.name: c for c in corpus_cases()}
+DIMS = ("D1", "D2", "D3", "D4", "D5")
+# Quick fixtures covering every badge, for runs where the whole corpus is not the point.
+SMALL = ["gate-no-readme", "available-crash", "functional-basic", "reusable-full"]
+
+
+def corpus_row(name: str, human_badge: str | None = None) -> dict:
+    expected, paper, artifact = load_case(CASES[name])
+    if not Path(artifact).exists():  # reviewed as unreachable on purpose: a URL, not a typo in a path
+        artifact = Path(artifact).resolve().as_uri()
+    row = {"id": name, "paper": str(paper), "artifact": artifact, "human_badge": human_badge or expected["badge"],
+           "timeout": expected.get("review_timeout", "")}
+    row.update({f"human_{d}": expected["dimensions"][d] or "" for d in DIMS})
+    return row
+
+
+def write_manifest(path: Path, names: list[str], rows: list[dict] | None = None) -> Path:
+    rows = [corpus_row(n) for n in names] + list(rows or [])
+    fields = ["id", "paper", "artifact", "human_badge"] + [f"human_{d}" for d in DIMS] + ["timeout"]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: row.get(k, "") for k in fields})
+    return path
+
+
+def expected_badge(name: str) -> str:
+    return load_case(CASES[name])[0]["badge"]
+
+
+def copilot_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    return env
+
+
+def copilot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *args], capture_output=True, text=True,
+                          env=copilot_env(), timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def start_batch(*args: str, **kw) -> subprocess.Popen:
+    """`copilot batch` in its own session, as a terminal would run it (Ctrl-C reaches the whole group)."""
+    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", "batch", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=copilot_env(), stdin=subprocess.DEVNULL,
+                            start_new_session=True, **kw)
+
+
+def outcomes(root: Path) -> dict[str, dict]:
+    return {p.parent.relative_to(root).as_posix(): json.loads(p.read_text())
+            for p in root.rglob("outcome.json") if ".work" not in p.parts}
+
+
+def badges(root: Path) -> dict[str, str]:
+    return {key: o.get("badge") for key, o in outcomes(root).items()}

@@ -1,0 +1,169 @@
+"""Crash-safe, resumable reviews: kill a real `copilot review` at several points, resume it, and
+compare with an uninterrupted run. Nothing committed may change, nothing may be duplicated or
+truncated, and no process may be left behind."""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from artifactcopilot.evidence import EvidenceStore
+from artifactcopilot.sandbox.reaper import stray_processes
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "wordfreq"
+SLOW_SETUP = "import pathlib, time\npathlib.Path('.setup-started').write_text('x')\ntime.sleep(3)\nprint('environment ok')\n"
+
+
+@pytest.fixture(scope="module")
+def artifact(tmp_path_factory) -> Path:
+    """The bundled example with a documented setup step that takes a few seconds (a kill window)."""
+    dest = tmp_path_factory.mktemp("slow") / "artifact"
+    shutil.copytree(EXAMPLE / "artifact", dest)
+    (dest / "check_env.py").write_text(SLOW_SETUP)
+    readme = dest / "README.md"
+    readme.write_text(readme.read_text().replace("python3 --version\n", "python3 --version\npython3 check_env.py\n", 1))
+    return dest
+
+
+def start(artifact: Path, out: Path, *extra: str, crash_at: str | None = None) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
+    if crash_at:
+        env["ARTIFACTCOPILOT_CRASH_AT"] = crash_at
+    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", "review", str(EXAMPLE / "paper.md"), str(artifact),
+                             "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, stdin=subprocess.DEVNULL)
+
+
+def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = proc.communicate(timeout=300)
+    return proc.returncode, out, err
+
+
+def wait_for(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not reached in time")
+
+
+def setup_running(out: Path) -> bool:
+    return any(out.glob("sandbox/*/.setup-started"))
+
+
+def evidence_state(out: Path) -> dict[str, tuple[str, str]]:
+    store = EvidenceStore(out)
+    return {e.id: (e.sha256, e.path) for e in store.all()}
+
+
+def shape(out: Path) -> collections.Counter:
+    return collections.Counter((e.phase, e.kind) for e in EvidenceStore(out).all())
+
+
+def assert_store_sound(out: Path) -> None:
+    store = EvidenceStore(out)
+    records = store.all()
+    assert len({r.id for r in records}) == len(records)
+    for record in records:
+        assert store.verify(record.id) is None, record.id  # present, full length, unchanged
+    on_disk = {p.name for p in (out / "evidence").iterdir()} - {"index.jsonl"}
+    assert on_disk == {Path(r.path).name for r in records}, "evidence files outside the index"
+    assert store.verify_run() == []
+
+
+@pytest.fixture(scope="module")
+def baseline(artifact, tmp_path_factory):
+    out = tmp_path_factory.mktemp("base") / "run"
+    code, _, err = finish(start(artifact, out))
+    assert code == 0, err
+    return json.loads((out / "report.json").read_text()), shape(out)
+
+
+def resume_and_compare(artifact: Path, out: Path, baseline, committed_before: dict) -> dict:
+    code, _, err = finish(start(artifact, out, "--resume"))
+    assert code == 0, err
+    report = json.loads((out / "report.json").read_text())
+    expected, expected_shape = baseline
+    assert report["status"] == "complete"
+    assert report["badge"] == expected["badge"] and report["badges"] == expected["badges"]
+    assert {d: v["score"] for d, v in report["dimensions"].items()} == {d: v["score"] for d, v in expected["dimensions"].items()}
+    after = evidence_state(out)
+    for ev_id, state in committed_before.items():
+        assert after.get(ev_id) == state, f"committed evidence {ev_id} changed on resume"
+    assert shape(out) == expected_shape, "evidence duplicated or missing compared with an uninterrupted run"
+    assert_store_sound(out)
+    assert stray_processes(out) == []
+    assert (out / "report.md").exists() and (out / "report.html").exists()
+    return report
+
+
+def committed_evidence(out: Path) -> dict:
+    committed = set(EvidenceStore(out).committed_phases())
+    return {k: v for k, v in evidence_state(out).items() if k.split("-")[0] in committed}
+
+
+def test_sigkill_during_setup_then_resume(artifact, tmp_path, baseline):
+    out = tmp_path / "run"
+    proc = start(artifact, out)
+    wait_for(lambda: setup_running(out))
+    proc.kill()
+    proc.wait()
+    assert "D2" not in EvidenceStore(out).committed_phases()
+    before = committed_evidence(out)
+    assert before, "the gate and D1 were committed before the kill"
+    resume_and_compare(artifact, out, baseline, before)
+    assert list((out / "working" / "D2" / "discarded").iterdir()), "the unfinished attempt is kept for audit"
+
+
+@pytest.mark.parametrize("point", ["commit:gate", "commit:D3", "report:write"])
+def test_sigkill_at_crash_points_then_resume(artifact, tmp_path, baseline, point):
+    out = tmp_path / "run"
+    code, _, _ = finish(start(artifact, out, crash_at=point))
+    assert code == -signal.SIGKILL
+    before = committed_evidence(out)
+    resume_and_compare(artifact, out, baseline, before)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_stops_cleanly_with_incomplete_report(artifact, tmp_path, baseline, sig, code):
+    out = tmp_path / "run"
+    proc = start(artifact, out)
+    wait_for(lambda: setup_running(out))
+    proc.send_signal(sig)
+    rc, _, err = finish(proc)
+    assert rc == code
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("…", "✓"))]
+    assert len(lines) == 1 and "resume with: copilot review" in lines[0] and "--resume" in lines[0]
+    report = json.loads((out / "report.json").read_text())
+    assert report["status"] == "incomplete"
+    assert any(f["code"] == "interrupted" and "D1" in f["message"] for f in report["flags"])
+    assert "incomplete" in (out / "report.md").read_text().lower()
+    assert stray_processes(out) == [] and not (out / "sandbox").exists()
+    resume_and_compare(artifact, out, baseline, committed_evidence(out))
+
+
+def test_resume_refuses_a_hand_edited_run(artifact, tmp_path):
+    out = tmp_path / "run"
+    assert finish(start(artifact, out, crash_at="commit:D3"))[0] == -signal.SIGKILL
+    packet = out / "packets" / "D1.json"
+    packet.write_text(packet.read_text().replace('"score": "', '"score": "W', 1).replace('"WWA"', '"A"'))
+    code, _, err = finish(start(artifact, out, "--resume"))
+    assert code == 2 and "packets/D1.json" in err and "Traceback" not in err
+
+
+def test_resume_refuses_other_inputs(artifact, tmp_path):
+    out = tmp_path / "run"
+    assert finish(start(artifact, out, crash_at="commit:gate"))[0] == -signal.SIGKILL
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(EXAMPLE / "paper.md"),
+                           str(EXAMPLE / "artifact"), "--out", str(out), "--resume"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "not of these inputs" in proc.stderr
