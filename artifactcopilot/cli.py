@@ -55,6 +55,24 @@ def _log_traceback(out: Path, exc: BaseException) -> str:
     return f" (details in {out / 'logs' / 'review.log'})"
 
 
+ARTIFACT_HOSTS = re.compile(r"(github\.com/[^/\s]+/[^/\s]+|zenodo\.org/(records?|doi)|10\.5281/zenodo|figshare\.com|10\.6084/m9\.figshare"
+                            r"|gitlab\.com/|bitbucket\.org/|softwareheritage\.org|\.(zip|tar\.gz|tgz|tar\.xz)$)", re.I)
+
+
+def artifact_link_from_paper(paper: Path) -> str:
+    """The first link in the paper that points at an artifact host or archive."""
+    from .acquire.paper import load_paper
+    from .errors import UsageError
+
+    links = load_paper(paper).links
+    for link in links:
+        if ARTIFACT_HOSTS.search(link):
+            return link if "://" in link else f"https://doi.org/{link}"
+    raise UsageError(f"no ARTIFACT given and {paper} names no artifact link"
+                     + (f" (links found: {', '.join(links[:3])})" if links else ""),
+                     "pass the artifact location as the second argument")
+
+
 def _default_out(artifact: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(artifact.rstrip("/")).name or "artifact").strip("-")[:40] or "artifact"
     return Path("reports") / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -63,7 +81,9 @@ def _default_out(artifact: str) -> Path:
 @app.command()
 def review(
     paper: Annotated[Path, typer.Argument(help="The paper: PDF, Markdown, LaTeX or text.")],
-    artifact: Annotated[str, typer.Argument(help="The artifact: local directory, archive, or file:// URL.")],
+    artifact: Annotated[Optional[str], typer.Argument(
+        help="The artifact: local directory or archive, file:// URL, GitHub/Zenodo/Figshare link, DOI, "
+             "or HTTP(S) archive URL. Omitted: the artifact link the paper gives.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Run directory (default: reports/<artifact>-<time>).")] = None,
     agent: Annotated[str, typer.Option(help="Review agent: auto, llm or heuristic.")] = "auto",
     sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
@@ -81,6 +101,13 @@ def review(
 
     if timeout <= 0 or max_steps <= 0 or max_cost < 0:
         raise fail(CopilotError("--timeout and --max-steps must be positive, --max-cost not negative")) from None
+    if artifact is None:
+        try:
+            artifact = artifact_link_from_paper(paper)
+        except CopilotError as exc:
+            raise fail(exc) from None
+        if not as_json:
+            err.print(f"artifact: using the link the paper gives, {artifact}", markup=False, highlight=False)
     out = out or _default_out(artifact)
     quiet = as_json or not err.is_terminal
 

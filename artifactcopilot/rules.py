@@ -129,7 +129,8 @@ def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Inte
     levels = [p.evidence_level for d, p in packets.items() if d in ("D3", "D4")]
     if levels:
         top = max(levels, key=lambda lv: lv.rank)
-        facts["evidence_level"] = Fact(top, [e for d in ("D3", "D4") if d in packets for e in packets[d].evidence])
+        cited = dict.fromkeys(e for d in ("D3", "D4") if d in packets for e in packets[d].evidence)
+        facts["evidence_level"] = Fact(top, list(cited))
     if gate:  # the ledger is only meaningful once the review started
         top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
         facts["max_intervention"] = Fact(top, [i.id for i in interventions if i.level == top])

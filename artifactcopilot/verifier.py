@@ -135,8 +135,9 @@ class DialogueVerifier:
         problems = grounding_problems(packet, store)
         if problems:
             return CheckResult(False, problems)
-        if not self.dialogue or self.caller.meter.exceeded():
-            return CheckResult(True)
+        claims = any(c.status == "satisfied" for c in packet.checklist) or (packet.score is not None and packet.score.rank > 0)
+        if not self.dialogue or not claims or self.caller.meter.exceeded():
+            return CheckResult(True)  # nothing claimed, nothing to question
         self._count += 1
         transcript = Transcript(store.root, f"verify-{packet.phase}-{self._count}")
         try:
@@ -169,12 +170,13 @@ class DialogueVerifier:
                     HumanMessage(render("verifier_packet", phase=packet.phase, evidence=listing,
                                         packet=packet.model_dump_json(indent=1, exclude={"attempt"})))]
         bound, sent = self.model.bind_tools(tools), 0
-        for _ in range(self.turns):
+        final = self.model.bind_tools(tools, tool_choice="verdict")
+        for turn in range(self.turns):
             try:
-                reply: AIMessage = self.caller.invoke(bound, messages, transcript, sent)
+                reply: AIMessage = self.caller.invoke(final if turn == self.turns - 1 else bound, messages, transcript, sent)
             except UnparsableResponse:
                 reply = AIMessage(content="")
-            messages.append(reply)
+            messages.append(reply.model_copy(update={"content": "(tool call)"}) if reply.tool_calls and not reply.content else reply)
             sent = len(messages)
             if not reply.tool_calls:
                 messages.append(HumanMessage("Answer with a tool call: read_evidence or verdict."))

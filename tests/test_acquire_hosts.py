@@ -176,7 +176,8 @@ def test_zenodo_file_that_is_an_html_page(host, tmp_path, settings):
 HOST_CASES = {"zenodo": ("https://zenodo.org/records/404", "/api/records/404"),
               "figshare": ("https://figshare.com/articles/dataset/x/404", "/figshare/v2/articles/404/files"),
               "github": ("https://github.com/acme/missing", "/gh/repos/acme/missing"),
-              "doi": ("https://doi.org/10.1145/404.404", "/doi/10.1145/404.404")}
+              "doi": ("https://doi.org/10.1145/404.404", "/doi/10.1145/404.404"),
+              "web": ("{base}/downloads/gone.zip", "/downloads/gone.zip")}
 
 
 @pytest.mark.parametrize("status", [404, 403, 401, 500])
@@ -184,12 +185,12 @@ HOST_CASES = {"zenodo": ("https://zenodo.org/records/404", "/api/records/404"),
 def test_host_errors_name_the_failing_url(host, tmp_path, settings, name, status):
     link, path = HOST_CASES[name]
     host.expect_request(path).respond_with_data("no", status=status)
-    acq = acquired(link, tmp_path, settings)
+    acq = acquired(link.format(base=base(host)), tmp_path, settings)
     assert not acq.ok
     assert f"HTTP {status}" in acq.error and f"{base(host)}{path}" in acq.error
     expected_tries = settings.attempts if status == 500 else 1  # only 5xx is worth retrying
     assert hits(host, path) == expected_tries
-    assert [r["status"] for r in acq.requests if r.get("url", "").endswith(path.split("/")[-1]) and "status" in r][-1] == status
+    assert [r["status"] for r in acq.requests if path in r.get("url", "")][-1] == status
 
 
 def test_github_rate_limit_is_named(host, tmp_path, settings):
@@ -219,7 +220,11 @@ def test_github_repository_pinned_to_a_commit(host, tmp_path, settings):
     [download] = acq.downloads
     assert download["url"] == f"{base(host)}/gh/repos/acme/wordfreq/tarball/{SHA}"
     assert download["redirects"][0]["status"] == 302 and download["final_url"].endswith(f"/codeload/acme/wordfreq/{SHA}")
-    assert download["name"] == f"acme-wordfreq-{SHA[:7]}.tar.gz"
+    assert download["name"] == f"wordfreq-{SHA[:12]}.tar.gz"  # names the commit reviewed
+    for n, link in enumerate(["github.com/acme/wordfreq", "git@github.com:acme/wordfreq.git",
+                              "https://github.com/acme/wordfreq.git"]):
+        other = acquired(link, tmp_path, settings, f"form{n}")
+        assert other.ok and other.downloads[0]["url"] == download["url"], other.error
 
 
 def test_github_tree_ref_with_subfolder_and_commit_links(host, tmp_path, settings):
@@ -273,7 +278,7 @@ def test_github_archive_endpoint_answering_html(host, tmp_path, settings):
 
 # ---- Figshare ------------------------------------------------------------------------------------------
 def figshare_files(server, data: bytes, name: str = "wordfreq.zip", md5: str | None = None) -> list[dict]:
-    server.expect_request("/files/9001").respond_with_data(data, content_type="application/zip")
+    server.expect_request("/files/9001").respond_with_data(data, content_type="application/octet-stream")
     return [{"id": 9001, "name": name, "size": len(data), "download_url": f"{base(server)}/files/9001",
              "computed_md5": md5 or hashlib.md5(data).hexdigest(), "is_link_only": False}]
 
@@ -332,19 +337,22 @@ def test_doi_landing_page_is_not_an_artifact(host, tmp_path, settings):
 def test_direct_archive_truncated_and_corrupt(host, tmp_path, settings):
     host.expect_request("/good.zip").respond_with_data(ZIP, content_type="application/zip")
     host.expect_request("/cut.tar.gz").respond_with_data(TGZ[: len(TGZ) // 2], content_type="application/gzip")
+    host.expect_request("/stub.tar.gz").respond_with_data(TGZ[:100], content_type="application/gzip")
     host.expect_request("/noise.zip").respond_with_data(b"PK\x03\x04" + bytes(500), content_type="application/zip")
     good = acquired(f"{base(host)}/good.zip", tmp_path, settings, "good")
     assert good.ok and good.entry == "README.md"
     cut = acquired(f"{base(host)}/cut.tar.gz", tmp_path, settings, "cut")
-    assert not cut.ok and "corrupt or truncated" in cut.error
+    assert not cut.ok and "corrupt or truncated" in cut.error and "cut.tar.gz" in cut.error
+    stub = acquired(f"{base(host)}/stub.tar.gz", tmp_path, settings, "stub")
+    assert not stub.ok and "corrupt or truncated" in stub.error
     noise = acquired(f"{base(host)}/noise.zip", tmp_path, settings, "noise")
     assert not noise.ok and "corrupt or truncated" in noise.error
 
 
 def test_single_file_download_and_unsupported_scheme(host, tmp_path, settings):
     host.expect_request("/tool.py").respond_with_data(b"print('hello')\n", content_type="text/x-python")
-    acq = acquired(f"{base(host)}/tool.py", tmp_path, settings)
-    assert acq.ok and acq.files == ["tool.py"]
+    acq = acquired(f"{base(host)}/tool.py?" + "x" * 300, tmp_path, settings)  # longer than a file name may be
+    assert acq.ok and acq.files == ["tool.py"], acq.error
     bad = acquired("ftp://example.org/artifact.zip", tmp_path, settings, "ftp")
     assert not bad.ok and "ftp://" in bad.error
 
@@ -392,3 +400,11 @@ def test_damaged_cache_entry_is_downloaded_again(host, tmp_path, settings):
     assert hits(host, "/a.zip") == 2
     third = acquired(f"{base(host)}/a.zip", tmp_path, settings, "three")
     assert third.downloads[0]["cache"] == "hit" and hits(host, "/a.zip") == 2
+
+
+def test_unusable_cache_dir_is_named(host, tmp_path, settings):
+    host.expect_request("/a.zip").respond_with_data(ZIP, content_type="application/zip")
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache should be")
+    acq = acquired(f"{base(host)}/a.zip", tmp_path, settings.model_copy(update={"cache_dir": blocker / "cache"}))
+    assert not acq.ok and "download cache" in acq.error and "--cache-dir" in acq.error

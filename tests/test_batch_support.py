@@ -44,6 +44,7 @@ def expected_badge(name: str) -> str:
 def copilot_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     env["RAY_USAGE_STATS_ENABLED"] = "0"
+    env["RAY_AUTH_MODE"] = "disabled"  # a token left in ~/.ray by another cluster must not lock these tests out
     return env
 
 
@@ -66,3 +67,37 @@ def outcomes(root: Path) -> dict[str, dict]:
 
 def badges(root: Path) -> dict[str, str]:
     return {key: o.get("badge") for key, o in outcomes(root).items()}
+
+
+def _proc_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command line) of every process visible now."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError, ValueError):
+            continue
+        table[int(entry.name)] = (ppid, cmdline)
+    return table
+
+
+def descendants(root: int) -> dict[int, str]:
+    """Processes below `root` in the process tree (only what this test started), pid -> command line."""
+    table = _proc_table()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found, stack = {}, list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        found[pid] = table[pid][1]
+        stack += children.get(pid, [])
+    return found
+
+
+def alive(pids) -> list[int]:
+    table = _proc_table()
+    return [p for p in pids if p in table and table[p][1]]  # a zombie has an empty command line

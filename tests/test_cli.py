@@ -79,9 +79,10 @@ def test_existing_run_dir_needs_resume(tmp_path):
     assert_one_line_error(copilot("review", str(EXAMPLE / "paper.md"), str(tmp_path / "x"), "--out", str(out)), 2, "already holds a review")
 
 
-def test_llm_agent_unavailable_is_one_line(tmp_path):
+def test_llm_agent_without_endpoint_is_one_line(tmp_path):
     proc = copilot("review", str(EXAMPLE / "paper.md"), str(EXAMPLE / "artifact"), "--agent", "llm", "--out", str(tmp_path / "r"))
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode in (1, 2) and "Traceback" not in proc.stderr
+    assert len([ln for ln in proc.stderr.splitlines() if ln.strip()]) == 1
 
 
 def test_hostile_filesystem_entries_do_not_break_the_review(tmp_path):
@@ -111,3 +112,23 @@ def test_five_megabyte_readme(tmp_path):
     assert report["status"] == "complete" and report["dimensions"]["D1"]["score"] is not None
     entry = next(c for c in report["dimensions"]["D1"]["checklist"] if c["item"] == "D1.entry")
     assert "first MB" in entry["note"]
+
+
+def test_artifact_defaults_to_the_link_in_the_paper(tmp_path, monkeypatch):
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on: the host is unreachable, quickly
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("ARTIFACTCOPILOT_ZENODO_URL", f"http://127.0.0.1:{port}")
+    paper = tmp_path / "paper.md"
+    paper.write_text((EXAMPLE / "paper.md").read_text() + "\n\nThe artifact is archived at https://zenodo.org/records/4242.\n")
+    proc = copilot("review", str(paper), "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    assert "https://zenodo.org/records/4242" in proc.stderr and "badge: none" in proc.stdout
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert report["artifact"] == "https://zenodo.org/records/4242" and not report["gate"]["GC1"]["passed"]
+
+
+def test_no_artifact_and_no_link_is_a_usage_error(tmp_path):
+    assert_one_line_error(copilot("review", str(EXAMPLE / "paper.md"), "--out", str(tmp_path / "r")), 2, "names no artifact link")

@@ -23,6 +23,9 @@ except ImportError:  # pragma: no cover - non-POSIX: parallel reviews may downlo
     fcntl = None
 
 
+STALE_PART_S = 24 * 3600
+
+
 def _key(url: str) -> str:
     return hashlib.sha256(url.encode("utf-8")).hexdigest()
 
@@ -43,6 +46,12 @@ class DownloadCache:
     def tmp_dir(self) -> Path:
         path = self.root / "tmp"
         path.mkdir(parents=True, exist_ok=True)
+        for stale in path.glob("*.part"):  # left by a review that was killed mid-download
+            try:
+                if time.time() - stale.stat().st_mtime > STALE_PART_S:
+                    stale.unlink()
+            except OSError:
+                pass
         return path
 
     def blob_path(self, sha256: str) -> Path:
@@ -78,6 +87,8 @@ class DownloadCache:
             intact = False
         if not intact:
             entry_path.unlink(missing_ok=True)
+            if blob.is_file():
+                blob.unlink()  # damaged content must not be reused under another URL either
             return None
         return blob, entry
 

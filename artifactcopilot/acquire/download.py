@@ -146,6 +146,11 @@ def _acquire_remote(source: str, workdir: Path, limits: ExtractLimits | None, se
             fetched.append((blob, rec["name"]))
             acq.steps.append(f"{'cached' if rec['cache'] == 'hit' else 'downloaded'} {rec['name']} "
                              f"({rec['bytes']} bytes, sha256 {rec['sha256'][:12]}) from {remote.url}")
+    except OSError as exc:
+        if str(exc.filename or "").startswith(str(settings.cache_dir)):
+            raise AcquisitionError(f"the download cache {settings.cache_dir} is not usable ({exc.strerror or exc}) "
+                                   "— pass --cache-dir or set ARTIFACTCOPILOT_CACHE_DIR") from None
+        raise
     finally:
         acq.downloads, acq.requests = client.downloads, client.requests
     dest = workdir / "artifact"
@@ -164,17 +169,17 @@ def _acquire_remote(source: str, workdir: Path, limits: ExtractLimits | None, se
 
 def _lay_out(fetched: list[tuple[Path, str]], dest: Path, limits: ExtractLimits | None, acq: Acquisition) -> None:
     """One archive becomes the artifact folder; several files sit side by side, archives unpacked into '<stem>/'."""
-    if len(fetched) == 1 and archive_kind(fetched[0][0]):
+    if len(fetched) == 1 and archive_kind(*fetched[0]):
         blob, name = fetched[0]
         acq.steps.append(f"extracting {name} into {dest}")
-        acq.skipped += extract(blob, dest, limits)
+        acq.skipped += extract(blob, dest, limits, name)
     else:
         used: set[str] = set()
         for blob, name in fetched:
-            if archive_kind(blob):
+            if archive_kind(blob, name):
                 folder = _unique(_stem(name), used)
                 acq.steps.append(f"extracting {name} into {folder}/")
-                acq.skipped += extract(blob, dest / folder, limits)
+                acq.skipped += extract(blob, dest / folder, limits, name)
             else:
                 target = _unique(name, used)
                 shutil.copyfile(blob, dest / target)

@@ -34,8 +34,9 @@ def is_archive(path: Path) -> bool:
     return path.name.lower().endswith(ARCHIVE_SUFFIXES + (".7z",)) or archive_kind(path) is not None
 
 
-def archive_kind(path: Path) -> str | None:
-    """'zip', 'tar' (any compression) or '7z' from the content; None for anything else (a plain .gz too)."""
+def archive_kind(path: Path, name: str | None = None) -> str | None:
+    """'zip', 'tar' (any compression) or '7z' from the content (and `name`, the file's name when `path` is a
+    cache blob); None for anything else, a plain .gz too."""
     try:
         with open(path, "rb") as fh:
             kind = sniff(fh.read(HEAD_BYTES))
@@ -43,7 +44,7 @@ def archive_kind(path: Path) -> str | None:
         return None
     if kind in ("zip", "7z"):
         return kind
-    if kind == "tar" or (kind in ("gzip", "xz", "bzip2") and (path.name.lower().endswith(ARCHIVE_SUFFIXES) or _is_tar(path))):
+    if kind == "tar" or (kind in ("gzip", "xz", "bzip2") and ((name or path.name).lower().endswith(ARCHIVE_SUFFIXES) or _is_tar(path))):
         return "tar"
     return None
 
@@ -62,29 +63,31 @@ def _safe_name(name: str) -> PurePosixPath | None:
     return pure
 
 
-def extract(archive: Path, dest: Path, limits: ExtractLimits | None = None) -> list[str]:
-    """Extract into dest (created). Returns notes on members that were skipped and why."""
+def extract(archive: Path, dest: Path, limits: ExtractLimits | None = None, name: str | None = None) -> list[str]:
+    """Extract into dest (created). Returns notes on members that were skipped and why.
+    `name` is how the archive is called when `archive` is a cache blob (messages use it)."""
     limits = limits or ExtractLimits()
     dest.mkdir(parents=True, exist_ok=True)
     compressed = max(1, archive.stat().st_size)
-    kind = archive_kind(archive)
+    kind = archive_kind(archive, name)
+    label = name or archive.name
     if kind == "7z":
-        raise AcquisitionError(f"{archive.name} is a 7z archive, which this version cannot unpack "
+        raise AcquisitionError(f"{label} is a 7z archive, which this version cannot unpack "
                                "(unpack it and pass the folder)")
     try:
         if kind == "zip":
-            return _extract_zip(archive, dest, limits, compressed)
+            return _extract_zip(archive, dest, limits, compressed, label)
         if kind == "tar":
-            return _extract_tar(archive, dest, limits, compressed)
+            return _extract_tar(archive, dest, limits, compressed, label)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, ValueError, zlib.error, lzma.LZMAError) as exc:
         shutil.rmtree(dest, ignore_errors=True)
-        raise AcquisitionError(f"archive {archive.name} is corrupt or truncated: {exc}") from None
+        raise AcquisitionError(f"archive {label} is corrupt or truncated: {exc}") from None
     except AcquisitionError:
         shutil.rmtree(dest, ignore_errors=True)  # a refused bomb leaves nothing half-written
         raise
     with open(archive, "rb") as fh:
         content = sniff(fh.read(HEAD_BYTES))
-    raise AcquisitionError(f"{archive.name} is not a zip or tar archive (its content is {content})")
+    raise AcquisitionError(f"{label} is not a zip or tar archive (its content is {content})")
 
 
 def extract_nested(root: Path, limits: ExtractLimits | None = None) -> list[str]:
@@ -136,11 +139,11 @@ def _check_totals(total: int, count: int, limits: ExtractLimits, compressed: int
         raise AcquisitionError(f"archive {name} expands {total // compressed}x — treated as an archive bomb")
 
 
-def _extract_zip(archive: Path, dest: Path, limits: ExtractLimits, compressed: int) -> list[str]:
+def _extract_zip(archive: Path, dest: Path, limits: ExtractLimits, compressed: int, label: str) -> list[str]:
     notes = []
     with zipfile.ZipFile(archive) as zf:
         members = zf.infolist()
-        _check_totals(sum(m.file_size for m in members), len(members), limits, compressed, archive.name)
+        _check_totals(sum(m.file_size for m in members), len(members), limits, compressed, label)
         for member in members:
             safe = _safe_name(member.filename)
             mode = (member.external_attr >> 16) & 0o170000
@@ -160,16 +163,16 @@ def _extract_zip(archive: Path, dest: Path, limits: ExtractLimits, compressed: i
                 for chunk in iter(lambda: src.read(1 << 20), b""):
                     written += len(chunk)
                     if written > member.file_size + 1024:  # lying header: stop a bomb mid-stream
-                        raise AcquisitionError(f"archive {archive.name}: member {member.filename} exceeds its declared size")
+                        raise AcquisitionError(f"archive {label}: member {member.filename} exceeds its declared size")
                     out.write(chunk)
     return notes
 
 
-def _extract_tar(archive: Path, dest: Path, limits: ExtractLimits, compressed: int) -> list[str]:
+def _extract_tar(archive: Path, dest: Path, limits: ExtractLimits, compressed: int, label: str) -> list[str]:
     notes = []
     with tarfile.open(archive) as tf:
         members = tf.getmembers()
-        _check_totals(sum(m.size for m in members if m.isfile()), len(members), limits, compressed, archive.name)
+        _check_totals(sum(m.size for m in members if m.isfile()), len(members), limits, compressed, label)
         safe_members = []
         for member in members:
             if _safe_name(member.name) is None:

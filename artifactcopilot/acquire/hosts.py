@@ -19,6 +19,7 @@ DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$",
 ZENODO_DOI = re.compile(r"^10\.5281/zenodo\.(\d+)$", re.I)
 FIGSHARE_DOI = re.compile(r"^10\.6084/m9\.figshare\.(\d+)(?:\.v(\d+))?$", re.I)
 GIT_SSH = re.compile(r"^git@github\.com:([^/]+)/([^/]+?)(?:\.git)?/?$")
+BARE_HOST = re.compile(r"^(?:www\.)?(?:github\.com|zenodo\.org|figshare\.com|(?:dx\.)?doi\.org)/", re.I)
 
 
 @dataclass
@@ -35,10 +36,14 @@ class Resolution:
 
 
 def is_remote(source: str) -> bool:
-    if Path(source).expanduser().exists():
-        return False  # a local folder that happens to look like a DOI wins
+    try:
+        if Path(source).expanduser().exists():
+            return False  # a local folder that happens to look like a DOI wins
+    except (OSError, ValueError):  # a long URL is no valid file name
+        pass
     scheme = urlparse(source).scheme.lower()
-    return scheme in ("http", "https", "doi") or bool(DOI.match(source.strip()) or GIT_SSH.match(source.strip()))
+    source = source.strip()
+    return scheme in ("http", "https", "doi") or bool(DOI.match(source) or GIT_SSH.match(source) or BARE_HOST.match(source))
 
 
 def resolve(source: str, client: HttpClient, settings: DownloadSettings, chain: list[dict], depth: int = 0) -> Resolution:
@@ -47,6 +52,9 @@ def resolve(source: str, client: HttpClient, settings: DownloadSettings, chain: 
     source = source.strip()
     if depth > settings.max_redirects:
         raise AcquisitionError(f"{source}: more than {settings.max_redirects} redirects while resolving the artifact link")
+    if BARE_HOST.match(source):
+        chain.append({"from": source, "to": "https://" + source, "how": "link without a scheme read as https"})
+        source = "https://" + source
     ssh = GIT_SSH.match(source)
     if ssh:
         source = f"https://github.com/{ssh.group(1)}/{ssh.group(2)}"

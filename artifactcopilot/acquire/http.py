@@ -69,6 +69,7 @@ class _Recorder(urllib.request.HTTPRedirectHandler):
 class HttpClient:
     def __init__(self, settings: DownloadSettings, cache: DownloadCache | None = None, sleep=time.sleep):
         self.settings, self.sleep = settings, sleep
+        self._status: int | None = None
         self.cache = cache or DownloadCache(settings.cache_dir)
         self.requests: list[dict] = []
         """Every request and cache use, in order: url, status or error, attempt, seconds."""
@@ -81,22 +82,29 @@ class HttpClient:
         opener = urllib.request.build_opener(recorder)
         headers = {"User-Agent": f"artifactcopilot/{__version__}", "Accept": accept or "*/*"}
         try:
-            return opener.open(urllib.request.Request(url, headers=headers), timeout=self.settings.timeout_s), recorder.hops
+            resp = opener.open(urllib.request.Request(url, headers=headers), timeout=self.settings.timeout_s)
         except HTTPError as exc:
             if not follow and 300 <= exc.code < 400:
+                self._status = exc.code
                 return exc, recorder.hops
             raise
+        self._status = resp.status
+        return resp, recorder.hops
 
     def _retrying(self, url: str, label: str, action):
         attempts = max(1, self.settings.attempts)
         for attempt in range(1, attempts + 1):
-            started = time.monotonic()
+            started, self._status = time.monotonic(), None
             note = {"url": url, "attempt": attempt}
             try:
                 result = action()
-                self.requests.append({**note, "status": getattr(result, "status", 200), "seconds": _since(started)})
+                self.requests.append({**note, "status": self._status, "seconds": _since(started)})
                 return result
+            except AcquisitionError as exc:  # answered, but not with what was asked for: no retry
+                self.requests.append({**note, "status": self._status, "error": str(exc), "seconds": _since(started)})
+                raise
             except HTTPError as exc:
+                exc.close()
                 self.requests.append({**note, "status": exc.code, "seconds": _since(started)})
                 if exc.code not in RETRY_STATUS or attempt == attempts:
                     raise _http_failure(exc, url, label, attempt) from None

@@ -63,22 +63,27 @@ class LLMReviewAgent:
             messages.append(HumanMessage(render("agent_feedback", reasons="\n".join(f"- {r}" for r in context.feedback))))
         self._working[phase] = messages
         bound, sent = self.model.bind_tools(list(by_name.values())), 0
-        for _ in range(self.settings.max_steps):
+        # The last step must be a submission: a packet the checker can judge beats none at all.
+        final = self.model.bind_tools(list(by_name.values()), tool_choice="submit_packet") if "submit_packet" in by_name else bound
+        for step in range(self.settings.max_steps):
             limit = "unavailable" if self._down else self.meter.exceeded()
             if limit:
                 return self._limit_packet(skill, context, tools, limit, transcript)
             try:
-                reply = self.caller.invoke(bound, messages, transcript, sent)
+                last = step == self.settings.max_steps - 1 and self.settings.max_steps > 1
+                reply = self.caller.invoke(final if last else bound, messages, transcript, sent)
             except UnparsableResponse as exc:
                 messages.append(HumanMessage(f"Your last reply could not be read ({exc}). Reply with one tool call."))
                 sent = len(messages) - 1
                 continue
             except (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError, openai.InternalServerError) as exc:
-                self._down = f"{type(exc).__name__}: {exc}"[:200]  # retries are spent: later phases do not wait again
-                transcript.write("error", error=self._down)
-                return self._limit_packet(skill, context, tools, "unavailable", transcript)
+                reason = f"{type(exc).__name__}: {exc}"[:200]
+                if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError)):
+                    self._down = reason  # retries are spent on a dead endpoint: later phases do not wait again
+                transcript.write("error", error=reason)
+                return self._limit_packet(skill, context, tools, "unavailable", transcript, reason)
             sent = len(messages)
-            messages.append(reply)
+            messages.append(for_history(reply))
             self._answer(reply, messages, by_name, transcript)
             if box.submitted is not None:
                 return self._finish(box.submitted, context, tools, transcript)
@@ -122,7 +127,8 @@ class LLMReviewAgent:
         transcript.write("submitted", packet=packet.model_dump(mode="json"))
         return packet
 
-    def _limit_packet(self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript) -> PhasePacket:
+    def _limit_packet(self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript,
+                      reason: str | None = None) -> PhasePacket:
         """Commit what the phase has: its evidence so far, nothing claimed, and a flag saying why."""
         phase, store = skill.phase, tools.store
         have = [r for r in store.all() if r.phase == phase]
@@ -139,7 +145,7 @@ class LLMReviewAgent:
         checklist = [{"item": i, "status": "violated", "evidence": ids[:3], "note": f"not established: the agent {LIMIT_TEXT[limit]}"}
                      for i in skill.contract.checklist]
         flag = Flag(severity="high", code=f"llm-{limit}-limit" if limit != "unavailable" else "llm-unavailable", phase=phase,
-                    message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}" + (f" ({self._down})" if limit == "unavailable" else "")
+                    message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}" + (f" ({reason or self._down})" if limit == "unavailable" else "")
                     + "; committed with the evidence collected so far and nothing claimed")
         packet = PhasePacket(phase=phase, score=Score.R if skill.contract.score else None,
                              gate={gc: False for gc in ("GC1", "GC2", "GC3")} if phase == "gate" else {},
@@ -148,6 +154,13 @@ class LLMReviewAgent:
                              summary=f"Not established: the agent {LIMIT_TEXT[limit]}.", flags=[flag])
         transcript.write("limit", limit=limit, packet=packet.model_dump(mode="json"))
         return packet
+
+
+def for_history(reply: AIMessage) -> AIMessage:
+    """The reply as it is sent back: some servers (llama.cpp) reject a tool-call turn whose content is null."""
+    if reply.tool_calls and not reply.content:
+        return reply.model_copy(update={"content": "(tool call)"})
+    return reply
 
 
 def _errors(exc: ValidationError) -> str:
@@ -160,7 +173,8 @@ def make_chat_model(settings: LLMSettings):
     kwargs = {"seed": settings.seed} if settings.seed is not None else {}
     # Retries are ours (counted, logged, Retry-After honoured), so the client's own are off.
     return ChatOpenAI(model=settings.model, base_url=settings.base_url, api_key=settings.api_key,
-                      temperature=settings.temperature, timeout=settings.request_timeout_s, max_retries=0, **kwargs)
+                      temperature=settings.temperature, max_tokens=settings.max_output_tokens,
+                      timeout=settings.request_timeout_s, max_retries=0, **kwargs)
 
 
 def check_endpoint(settings: LLMSettings) -> None:

@@ -224,6 +224,27 @@ class Tools:
                             f"provenance rerun without {withheld} -> exit {result.record.exit_code}")
         return result.record, out, ev
 
+    # ---- container environment (D2) -----------------------------------------------------------
+    def build_image(self, dockerfile: str, action: Action, purpose: str) -> CommandResult | None:
+        """Build the artifact's Dockerfile in the sandbox's engine; later commands run in that image.
+        None when the sandbox has no container engine. A failed build is evidence, not an error."""
+        session = self.ensure_session()
+        build = getattr(session, "build_image", None)
+        if build is None:
+            return None
+        intervention = self.record_intervention(self.phase, action, purpose) if self.classifier.classify(action).level.rank > 0 else None
+        started = time.monotonic()
+        result = build(dockerfile, timeout=self.options.timeout_s)
+        self.command_seconds += time.monotonic() - started
+        rec = result.record
+        status = "timed out" if rec.timed_out else ("built" if rec.ok else "build failed")
+        ev = self.store.add(self.phase, "setup", "docker-build.log",
+                            f"$ {rec.cmd}\n# exit: {rec.exit_code}  duration: {rec.duration_s}s  timed_out: {rec.timed_out}\n"
+                            f"----- build log -----\n{result.stdout_full.decode('utf-8', 'replace')}\n----- error -----\n{rec.stderr}\n",
+                            f"{rec.cmd} -> {status}")
+        self.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"), f"record of {ev.id}")
+        return CommandResult(rec, ev, intervention)
+
     # ---- D4 ----------------------------------------------------------------------------------
     def paper_tables(self) -> list[Table]:
         return list(self.paper.tables)

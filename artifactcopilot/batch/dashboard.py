@@ -21,7 +21,7 @@ h1{font-size:1.5em;margin-bottom:.2em}.cards{display:flex;flex-wrap:wrap;gap:.8e
 table{border-collapse:collapse;width:100%;font-size:.93em}th,td{border:1px solid #ddd;padding:.25em .45em;text-align:left;vertical-align:top}
 th{background:#f1f1f1;cursor:pointer;user-select:none;white-space:nowrap}th[aria-sort=ascending]::after{content:" ▲"}
 th[aria-sort=descending]::after{content:" ▼"}tr.attn td:first-child{border-left:4px solid #c62828}
-td.agree-no{background:#fde8e8}td.agree-yes{background:#e8f5e9}.num{text-align:right}.small{color:#666;font-size:.9em}
+td.agree-no{background:#fde8e8}td.dim{white-space:nowrap}td.agree-yes{background:#e8f5e9}.num{text-align:right}.small{color:#666;font-size:.9em}
 """
 _SCRIPT = """
 (function(){
@@ -70,7 +70,7 @@ def _row(a: dict) -> str:
     for d in DIMENSIONS:
         got, want = a["dimensions"].get(d), a["human_dimensions"].get(d)
         text = escape(got or "–") + (f' <span class="small">/ {escape(want)}</span>' if want else "")
-        cells.append(_td(text, _SCORE_RANK.get(got, -1), "agree-no" if want and got != want else ""))
+        cells.append(_td(text, _SCORE_RANK.get(got, -1), "dim agree-no" if want and got != want else "dim"))
     flags = a["flags"]
     flag_text = ", ".join(f"{flags[s]} {s}" for s in ("high", "medium", "low") if flags.get(s)) or "–"
     flag_rank = flags.get("high", 0) * 100 + flags.get("medium", 0) * 10 + flags.get("low", 0)
@@ -109,12 +109,12 @@ def confusion_svg(confusion: dict, labelled: int) -> str:
 
 def dimensions_svg(dimensions: dict) -> str:
     bar, gap, height, base = 18, 22, 160, 190
-    width = 60 + len(DIMENSIONS) * (2 * bar + gap) + 120
+    width = 60 + len(DIMENSIONS) * (2 * bar + gap) + 150
     parts = [f'<svg id="dimension-agreement" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{base + 30}" role="img" '
              'aria-label="Per-dimension agreement">', '<text x="40" y="16" font-size="13" font-weight="600">Per-dimension agreement</text>']
     for tick in (0, 50, 100):
         y = base - height * tick / 100
-        parts.append(f'<line x1="40" x2="{width - 120}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="34" y="{y + 4}" font-size="10" text-anchor="end">{tick}%</text>')
+        parts.append(f'<line x1="40" x2="{width - 150}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="34" y="{y + 4}" font-size="10" text-anchor="end">{tick}%</text>')
     for k, dim in enumerate(DIMENSIONS):
         x = 50 + k * (2 * bar + gap)
         for m, (key, color) in enumerate((("accuracy", "#3b6fb6"), ("f1", "#e08a2c"))):
@@ -123,7 +123,7 @@ def dimensions_svg(dimensions: dict) -> str:
             parts.append(f'<rect class="bar-{key}" data-dim="{dim}" x="{x + m * bar}" y="{base - h}" width="{bar - 2}" height="{h}" fill="{color}">'
                          f'<title>{dim} {DIMENSION_TITLES[dim]} {key}: {pct(value)} (n={dimensions[dim]["n"]})</title></rect>')
         parts.append(f'<text x="{x + bar}" y="{base + 16}" font-size="11" text-anchor="middle">{dim}</text>')
-    lx = width - 110
+    lx = width - 140
     parts.append(f'<rect x="{lx}" y="40" width="10" height="10" fill="#3b6fb6"/><text x="{lx + 14}" y="49" font-size="11">4-class accuracy</text>'
                  f'<rect x="{lx}" y="58" width="10" height="10" fill="#e08a2c"/><text x="{lx + 14}" y="67" font-size="11">F1 (WA/A positive)</text></svg>')
     return "".join(parts)

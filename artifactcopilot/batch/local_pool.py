@@ -7,6 +7,7 @@ on the way out) and starts a replacement, while the other reviews carry on.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 import time
 from dataclasses import dataclass, field
@@ -17,8 +18,30 @@ from .work import Job, failure, run_job
 GRACE_S = 5.0
 
 
+def _kill_child_groups() -> None:
+    """Kill the process group of every child that leads its own group: the sandbox starts each
+    artifact command that way, and one may be mid-start, before the sandbox could track it."""
+    me = os.getpid()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        ppid, pgid = int(fields[1]), int(fields[2])
+        if ppid == me and pgid == int(entry):
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
 def _exit_on_term(signum, frame) -> None:
-    raise SystemExit(143)  # unwinds the review, so its sandbox kills the running command's group
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
+    _kill_child_groups()
+    raise SystemExit(143)  # unwinds the review, so its sandbox removes its scratch copy
 
 
 def _die_with_parent() -> None:

@@ -150,8 +150,10 @@ def load_manifest(path: Path) -> list[ManifestRow]:
             where = ".".join(str(p) for p in problem.path) or "row"
             if problem.validator == "additionalProperties":
                 errors.append(f"line {number}: unknown column(s) {problem.message.split('(')[-1].rstrip(')')}")
-            elif problem.validator == "enum" and where == "human_badge":
+            elif where == "human_badge":
                 errors.append(f"line {number}: unknown badge '{row[where]}' (use {', '.join(BADGES)})")
+            elif where.startswith("human_D"):
+                errors.append(f"line {number}: {where}: unknown score '{row[where]}' (use R, WR, WA, A)")
             else:
                 errors.append(f"line {number}: {where}: {problem.message}")
         if problems:

@@ -30,6 +30,21 @@ def _visible(job: Job) -> bool:
     return Path(job.paper).is_file() and ("://" in job.artifact or os.path.lexists(job.artifact))
 
 
+def _probe(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast when nothing listens at host:port (ray.init would retry for minutes)."""
+    import socket
+
+    target = address.split("://", 1)[-1]
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # 'auto', 'local' or a form Ray resolves itself
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise CopilotError(f"no Ray cluster answers at {address} ({exc.strerror or exc})",
+                           "start one with `ray start --head`, or use --address local or --engine local") from None
+
+
 class RayEngine:
     """Engine protocol: slots, submit(job), poll(timeout) -> [(job, result)], running(), close()."""
 
@@ -44,9 +59,10 @@ class RayEngine:
         self._ray = ray
         self.review_limit_s = review_limit_s
         kwargs = dict(logging_level=logging.WARNING, log_to_driver=False, configure_logging=True)
+        _probe(address)
         try:
             if address == "local":  # a private single-machine cluster for this run
-                ray.init(num_cpus=workers or None, include_dashboard=False, **kwargs)
+                ray.init(address="local", num_cpus=workers or None, include_dashboard=False, **kwargs)
             else:
                 ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:

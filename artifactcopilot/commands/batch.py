@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import CopilotError, UsageError
+from ..errors import UsageError
 
 
 def _engine(name: str, address: str, workers: int | None, review_limit_s: float, cpus: float):
@@ -132,7 +132,7 @@ def _report(summary: dict, paths: dict, skipped: int, result, max_cost) -> int:
     from ..batch.summary_md import pct
 
     ran = len(result.done) if result else 0
-    failed = [f for f in summary["failures"]]
+    failed = summary["failures"]
     typer.echo(f"{summary['n']} artifacts: {summary['completed']} reviewed ({ran} now, {skipped} already done), "
                f"{len(failed)} failed review(s)")
     if summary["labelled"]:

@@ -61,6 +61,8 @@ class LLMSettings(BaseModel):
     """Sampling temperature (COPILOT_LLM_TEMPERATURE); 0 keeps reviews repeatable."""
     seed: int | None = 7
     """Sampling seed where the endpoint supports it (COPILOT_LLM_SEED; 'none' to omit)."""
+    max_output_tokens: int = 2048
+    """Completion tokens one call may produce (COPILOT_LLM_MAX_TOKENS); bounds a rambling model."""
     request_timeout_s: float = 120.0
     """Time limit of one model call in seconds (COPILOT_LLM_TIMEOUT)."""
     probe_timeout_s: float = 5.0
@@ -114,6 +116,7 @@ def settings_from_env(model: str | None = None, max_steps: int = 30, max_cost: f
         api_key=env.get("OPENAI_API_KEY") or "unused",
         temperature=_env_float("COPILOT_LLM_TEMPERATURE", 0.0),
         seed=None if seed_raw.lower() in ("", "none") else int(_env_float("COPILOT_LLM_SEED", 7)),
+        max_output_tokens=int(_env_float("COPILOT_LLM_MAX_TOKENS", 2048)),
         request_timeout_s=_env_float("COPILOT_LLM_TIMEOUT", 120.0),
         backoff_s=_env_float("COPILOT_LLM_BACKOFF_S", 1.0),
         max_steps=max_steps, max_cost_usd=max_cost, max_attempts=max_attempts,

@@ -14,21 +14,21 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..models import CommandRecord
 from ..sandbox.base import Sandbox, Session
+from .method import Method, MethodVerdict, judge_method, llm_opinion
 from .provenance import TRACE_DIR, RunProvenance, traced_run
-from .static import CODE_SUFFIXES, RESULTS_LIKE, TEXT_SUFFIXES, StaticFindings, analyze_script, contains_table, readable_text
-from .tables import CellResult, Comparison, Table, best_match, obfuscate, parse_tables, render_markdown, reveal
+from .static import TEXT_SUFFIXES, analyze_script, readable_text
+from .tables import CellResult, Comparison, Table, best_match, obfuscate, render_markdown, reveal
 
 SCRIPT_DIR = ".repro"
 MAX_OUTPUT_FILE = 2_000_000
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped", re.M)
 Category = Literal["static_error", "runtime_error", "mismatch", "success"]
-Method = Literal["full", "last_mile", "copy"]
 
 
 class OutputVerdict(BaseModel):
@@ -44,23 +44,11 @@ class OutputVerdict(BaseModel):
     duration_s: float = 0.0
 
 
-class MethodVerdict(BaseModel):
-    """Method judge result."""
-
-    method: Method
-    reasons: list[str] = Field(default_factory=list)
-    static: StaticFindings = Field(default_factory=StaticFindings)
-    provenance: RunProvenance | None = None
-    copy_sources: list[str] = Field(default_factory=list, description="Checked-in files the table was copied from.")
-    regenerated: list[str] = Field(default_factory=list, description="Checked-in files holding the table that the run itself regenerated.")
-    llm_opinion: str | None = Field(None, description="Optional LLM classification, recorded beside the evidence-based one.")
-
-
 @dataclass
 class RunEvidence:
     """One judged run: its outputs (stdout and files it wrote) and provenance."""
 
-    record: CommandRecord
+    record: CommandRecord | None
     outputs: list[tuple[str, str]]
     provenance: RunProvenance
     files: list[str] = field(default_factory=list)
@@ -163,85 +151,6 @@ def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox,
     return OutputVerdict(category="mismatch", feedback=f"{note}\n\n{render_markdown(shown)}", **base), run
 
 
-def produced_table(outputs: list[tuple[str, str]]) -> Table | None:
-    """Without an expected table, the run's own largest numeric table is what the method must explain."""
-    tables = [t for _, text in outputs for t in parse_tables(text)]
-    tables = [t for t in tables if len(t.numeric_cells()) >= 2]
-    return max(tables, key=lambda t: len(t.numeric_cells())) if tables else None
-
-
-Rerun = Callable[[str], "list[tuple[str, str]] | None"]
-
-
-def judge_method(script: str, artifact: Path, target: Table | None, run: RunEvidence | None = None,
-                 rerun: Rerun | None = None, files: list[str] | None = None, opinion: str | None = None) -> MethodVerdict:
-    """Classify how `script` obtains `target` (the expected table, or the run's own table when None)."""
-    files = files if files is not None else artifact_files(artifact)
-    if target is None and run is not None:
-        target = produced_table(run.outputs)
-    static = analyze_script(script, artifact, target, files)
-    prov = run.provenance if run else None
-    verdict = MethodVerdict(method="full", static=static, provenance=prov, llm_opinion=opinion)
-    if static.hardcoded or static.encoded:
-        verdict.method = "copy"
-        verdict.reasons.append("the table is written in the script" + (f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""))
-    ran_paper_tool = bool(prov and {"pdftotext", "pdf2txt", "pdf2txt.py"} & set(prov.programs))
-    if static.reads_paper or ran_paper_tool:
-        verdict.method = "copy"
-        verdict.reasons.append("the script reads the paper: " + ", ".join(static.reads_paper or ["pdftotext ran"]))
-    if target is not None:
-        _copy_sources(verdict, artifact, target, static, prov, rerun, files)
-    elif not prov and static.displayed:
-        verdict.method = "copy"
-        verdict.reasons.append(f"the script only displays checked-in files: {', '.join(static.displayed[:3])}")
-    if verdict.method != "copy":
-        inputs = prov.read_first if prov and prov.method == "strace" else static.referenced
-        produced = set(verdict.regenerated) | set(prov.written if prov else [])
-        raw = [f for f in inputs if RESULTS_LIKE.search(f) and not f.lower().endswith(CODE_SUFFIXES) and f not in produced]
-        if raw:
-            verdict.method = "last_mile"
-            verdict.reasons.append(f"computed from checked-in results: {', '.join(raw[:4])}" + (" …" if len(raw) > 4 else ""))
-        else:
-            verdict.reasons.append("the table is computed by the run from the artifact's code and input data")
-    if prov and prov.cpu_s is not None:
-        verdict.reasons.append(f"{prov.cpu_s:.2f}s of CPU time in {len(prov.programs)} programs")
-    return verdict
-
-
-def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings, prov: RunProvenance | None,
-                  rerun: Rerun | None, files: list[str]) -> None:
-    """Checked-in files holding the table that the run (or the script) took it from."""
-    traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
-    if traced:
-        candidates = [f for f in files if f in prov.read_first or f in prov.written]
-    else:
-        candidates = static.referenced or (list(files) if prov else [])
-    for rel in candidates[:400]:
-        if rel.lower().endswith(CODE_SUFFIXES) or not rel.lower().endswith(TEXT_SUFFIXES):
-            continue
-        if rel.lower().endswith(".ipynb") and static.executes_notebook:
-            continue
-        if not contains_table(target, readable_text(artifact / rel)):
-            continue
-        if traced and rel not in prov.read_first:
-            verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
-            continue
-        if rerun is not None and len(verdict.copy_sources) + len(verdict.regenerated) < 3:
-            outputs = rerun(rel)
-            if outputs is not None and any(contains_table(target, text) for _, text in outputs):
-                verdict.regenerated.append(rel)
-                verdict.reasons.append(f"a rerun without {rel} still produces the table")
-                continue
-            if outputs is not None:
-                verdict.reasons.append(f"a rerun without {rel} no longer produces the table")
-        elif (prov is None or prov.exit_code != 0) and rel not in static.displayed:
-            continue  # named but not shown, and nothing ran to tell: no evidence of copying
-        verdict.copy_sources.append(rel)
-    if verdict.copy_sources:
-        verdict.method = "copy"
-        verdict.reasons.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
-
-
 class Verdict(BaseModel):
     """Both judges on one submitted script: what verdict.json holds."""
 
@@ -262,8 +171,10 @@ class Verdict(BaseModel):
 
 
 def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sandbox, timeout: float = 1800.0,
-                     env: dict[str, str] | None = None, opinion: str | None = None) -> tuple[Verdict, RunEvidence | None]:
-    """Output judge, then (on success) the method judge with withheld-file reruns. Copied results are rejected."""
+                     env: dict[str, str] | None = None, model=None) -> tuple[Verdict, RunEvidence | None]:
+    """Output judge, then (on success) the method judge with withheld-file reruns. Copied results are rejected.
+
+    model: optional chat model whose opinion on the method is recorded beside the evidence-based verdict."""
     out, run = judge_output(script, artifact, expected, sandbox, timeout, env)
     verdict = Verdict(category=out.category, matched=out.matched, total=out.total, feedback=out.feedback, output=out)
     if out.category != "success" or run is None:
@@ -273,7 +184,9 @@ def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sand
         again = execute(script, artifact, sandbox, timeout, env, withheld=withheld)
         return again.outputs if again.record.exit_code is not None else None
 
-    mv = judge_method(script, artifact, expected, run, rerun, opinion=opinion)
+    files = artifact_files(artifact)
+    opinion = llm_opinion(model, script, analyze_script(script, artifact, None, files)) if model is not None else None
+    mv = judge_method(script, artifact, expected, run, rerun, files=files, opinion=opinion)
     verdict.method, verdict.method_verdict = mv.method, mv
     if mv.method == "copy":
         verdict.category = "copied"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 from typing import Literal
 
@@ -46,9 +47,17 @@ class RunProvenance(BaseModel):
                 f"re-read {len(self.read_after_write)} of its own; {cpu}; programs: {', '.join(self.programs[:8]) or 'none'}")
 
 
-def strace_available(session: Session) -> bool:
-    res = session.run("command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true", timeout=30)
-    return res.record.exit_code == 0
+def _wrapped(script: str, use_strace: bool | None) -> str:
+    """One shell command: records the root as seen inside, traces when strace works there, keeps CPU times."""
+    body = f'{script}\n__rc=$?\ntimes > "$REPRO_TRACE_DIR/times"\nexit $__rc\n'
+    plain = f"bash -c {shlex.quote(body)}"
+    traced = (f'echo strace > "$REPRO_TRACE_DIR/mode"; strace -f -qq -y -s 200 -e trace={_TRACE_CALLS} -e signal=none '
+              f'-o "$REPRO_TRACE_DIR/trace" -- {plain}')
+    check = "command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null"  # ptrace may be forbidden
+    head = f'mkdir -p {TRACE_DIR} && export REPRO_TRACE_DIR="$PWD/{TRACE_DIR}" && pwd > "$REPRO_TRACE_DIR/root" && '
+    if use_strace is False:
+        return head + plain
+    return head + f"if {check}; then {traced}; else {plain}; fi"
 
 
 def _unescape(s: str) -> str:
@@ -107,16 +116,9 @@ def _fetch(session: Session, rel: str) -> str:
 def traced_run(session: Session, script: str, timeout: float | None = None, env: dict[str, str] | None = None,
                use_strace: bool | None = None) -> tuple[RunResult, RunProvenance]:
     """Run `script` (shell text) in `session` and record its provenance alongside its result."""
-    if use_strace is None:
-        use_strace = strace_available(session)
-    inside_root = session.run("pwd", timeout=30).stdout_full.decode().strip() or str(session.root)
-    times = f"{inside_root}/{TRACE_DIR}/times"
-    body = f"{script}\n__rc=$?\ntimes > {shlex.quote(times)}\nexit $__rc\n"
-    inner = f"bash -c {shlex.quote(body)}"
-    if use_strace:
-        inner = (f"strace -f -qq -y -s 200 -e trace={_TRACE_CALLS} -e signal=none "
-                 f"-o {shlex.quote(inside_root + '/' + TRACE_DIR + '/trace')} -- {inner}")
-    result = session.run(f"mkdir -p {TRACE_DIR} && {inner}", timeout=timeout, env=env)
+    result = session.run(_wrapped(script, use_strace), timeout=timeout, env=env)
+    inside_root = _fetch(session, f"{TRACE_DIR}/root").strip() or str(session.root)
+    use_strace = _fetch(session, f"{TRACE_DIR}/mode").strip() == "strace"
     rec = result.record
     rec.files_created = [p for p in rec.files_created if not p.startswith(TRACE_DIR)]
     rec.files_modified = [p for p in rec.files_modified if not p.startswith(TRACE_DIR)]
@@ -124,7 +126,10 @@ def traced_run(session: Session, script: str, timeout: float | None = None, env:
     if use_strace:
         events, execs = parse_trace(_fetch(session, f"{TRACE_DIR}/trace"), inside_root)
     cpu = _cpu(_fetch(session, f"{TRACE_DIR}/times"))
-    session.run(f"rm -rf {TRACE_DIR}", timeout=30)
+    if (session.root / TRACE_DIR).is_dir():
+        shutil.rmtree(session.root / TRACE_DIR, ignore_errors=True)
+    else:
+        session.run(f"rm -rf {TRACE_DIR}", timeout=30)
     first: dict[str, str] = {}
     reread: list[str] = []
     for path, mode in events:

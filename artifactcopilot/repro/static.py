@@ -10,6 +10,7 @@ import base64
 import binascii
 import gzip
 import json
+import posixpath
 import re
 import zlib
 from pathlib import Path
@@ -33,6 +34,7 @@ EXECUTE_NOTEBOOK = re.compile(r"nbconvert[^\n]*--execute|papermill|jupyter\s+exe
 BASE64 = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
 HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){24,}\b")
 TOKEN = re.compile(r"[\w./@+-]+")
+WRITES = re.compile(r"(?:>>?|--out(?:put)?[= ]|-o |\btee (?:-a )?)\s*([\w./@+-]+)")
 
 
 class StaticFindings(BaseModel):
@@ -43,6 +45,7 @@ class StaticFindings(BaseModel):
     reads_paper: list[str] = Field(default_factory=list, description="Why the script looks like it reads the paper.")
     referenced: list[str] = Field(default_factory=list, description="Artifact files the script names.")
     displayed: list[str] = Field(default_factory=list, description="Artifact files the script shows or copies (cat, cp, ...).")
+    written: list[str] = Field(default_factory=list, description="Paths the script writes (`> f`, `--out f`, `tee f`).")
     executes_notebook: bool = Field(False, description="The script executes a notebook rather than reading its stored outputs.")
 
 
@@ -130,7 +133,21 @@ def _table_like(text: str) -> bool:
     return any(len(t.numeric_cells()) >= 4 for t in parse_tables(text))
 
 
-INVOKED = re.compile(r"(?<![\w./-])([\w./-]+\.(?:py|sh|r|R|pl|rb|jl))\b|\bmake\b")
+INVOKED = re.compile(r"(?<![\w./-])([\w./-]+\.(?:py|sh|r|R|pl|rb|jl))\b|\bmake(?:\s+([\w.-]+))?")
+
+
+def _recipe(makefile: str, target: str | None) -> str:
+    """The recipe of `target` (the first target when None), so `make fast` is not read as `make all`."""
+    lines, out, inside = makefile.splitlines(), [], False
+    for line in lines:
+        head = re.match(r"^([\w.-]+)\s*:", line)
+        if head:
+            if inside:
+                break
+            inside = target is None or head.group(1) == target
+        elif inside:
+            out.append(line)
+    return "\n".join(out)
 
 
 def expand(script: str, root: Path | None, files: set[str], limit: int = 10) -> str:
@@ -141,20 +158,22 @@ def expand(script: str, root: Path | None, files: set[str], limit: int = 10) -> 
     for m in INVOKED.finditer(script):
         rel = m.group(1).lstrip("./") if m.group(1) else "Makefile"
         if rel in files and len(parts) <= limit:
-            parts.append(readable_text(root / rel, 200_000))
+            text = readable_text(root / rel, 200_000)
+            parts.append(text if m.group(1) else _recipe(text, m.group(2)))
     return "\n".join(parts)
 
 
 def analyze_script(script: str, root: Path | None, target: Table | None, files: list[str] | None = None) -> StaticFindings:
     """Static signals of `script` against the artifact at `root` (files: its relative paths)."""
     found = StaticFindings()
+    own = script  # the paper is looked for in the submitted script only: artifact code may process PDFs legitimately
     script = expand(script, root, set(files or []))
     if target is not None:
         found.hardcoded = contains_table(target, script) or _literal_share(target, script) >= 0.6
     for kind, text in _decodings(script):
         if (target is not None and contains_table(target, text)) or (target is None and _table_like(text)):
             found.encoded.append(kind)
-    found.reads_paper = [f"uses {m.group(0)}" for m in PAPER_TOOLS.finditer(script)]
+    found.reads_paper = [f"uses {m.group(0)}" for m in PAPER_TOOLS.finditer(own)]
     found.executes_notebook = bool(EXECUTE_NOTEBOOK.search(script))
     known = set(files or [])
     dirs: dict[str, list[str]] = {}
@@ -162,19 +181,28 @@ def analyze_script(script: str, root: Path | None, target: Table | None, files: 
         parts = f.split("/")
         for i in range(1, len(parts)):
             dirs.setdefault("/".join(parts[:i]), []).append(f)
+    cwd = ""
     for line in script.splitlines():
         if line.lstrip().startswith("#"):
             continue
+        for m in re.finditer(r"(?:^|[;&|]\s*)cd\s+([\w./-]+)", line):
+            cwd = posixpath.normpath(posixpath.join(cwd, m.group(1))).lstrip("./") if m.group(1) != "/" else ""
         named = []
         for tok in TOKEN.findall(line):
+            tok = posixpath.normpath(posixpath.join(cwd, tok)) if cwd and not tok.startswith("/") else tok
             tok = tok.strip("./") if tok.startswith("./") else tok.rstrip("/")
             if tok in known:
                 named.append(tok)
-            elif tok in dirs:
+            elif tok in dirs and ("/" in tok or DISPLAY.search(line)):  # a bare word ("results") is prose, not a path
                 named += sorted(dirs[tok])[:50]
-        found.referenced += [n for n in named if n not in found.referenced]
+        for m in WRITES.finditer(line):
+            written = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+            if written not in found.written:
+                found.written.append(written)
         if DISPLAY.search(line):
-            shown = [n for n in named if not n.lower().endswith(CODE_SUFFIXES)]
+            # a file an earlier command was pointed at (`--out results/t.md`) is that command's output (Artisan Fig. 10)
+            shown = [n for n in named if not n.lower().endswith(CODE_SUFFIXES) and n not in found.referenced]
             found.displayed += [n for n in shown if n not in found.displayed]
-    found.reads_paper += [f"reads {f}" for f in found.referenced if PAPER_FILE.search(f)]
+        found.referenced += [n for n in named if n not in found.referenced]
+    found.reads_paper += [f"reads {f}" for f in found.referenced if PAPER_FILE.search(f) and f in own]
     return found

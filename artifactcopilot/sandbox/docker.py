@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..models import CommandRecord, Flag
 from .base import Limits, RunResult, Snapshot, clean_env
-from .image import DEFAULT_IMAGE, connect, labels
+from .image import DEFAULT_IMAGE, connect, labels, orphans
 from .local import (Capture, PhaseBudget, SandboxLimits, budget_exhausted, copy_artifact, flag_limits,
                     limit_notes, record_for, watch)
 
@@ -53,9 +53,12 @@ _LIVE: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
 
 
 @atexit.register
-def _close_live_sessions() -> None:  # a crashed caller still leaves no container behind
+def _close_live_sessions() -> None:  # a caller that never closed its sessions still leaves no container behind
     for session in list(_LIVE):
-        session.close()
+        try:
+            session.close()
+        except Exception:  # noqa: BLE001 - best effort at exit; `copilot doctor --clean` sweeps the rest
+            pass
 
 
 class DockerSession:
@@ -68,7 +71,11 @@ class DockerSession:
         self.image = sandbox.image
         self._oom, self._pids_max = 0, 0
         _LIVE.add(self)
-        self._create(self.image)
+        try:
+            self._create(self.image)
+        except BaseException:  # Ctrl-C or an engine error mid-create: leave no container behind
+            self.close()
+            raise
 
     # ---- container lifecycle -----------------------------------------------------------------
     def _create(self, image: str) -> None:
@@ -76,9 +83,10 @@ class DockerSession:
 
         lim = self.limits
         bridge = self._bridge()
+        self.name = f"copilot-{self.role}-{uuid.uuid4().hex[:10]}"  # known before the engine answers: removable by name
         self.container = self.client.containers.create(
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
-            name=f"copilot-{self.role}-{uuid.uuid4().hex[:10]}", hostname="artifact", working_dir=MOUNT,
+            name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
             volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
             mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(lim.cpus * 1e9),
@@ -105,14 +113,18 @@ class DockerSession:
     def _remove_container(self) -> None:
         from docker.errors import APIError, NotFound
 
-        if self.container is None:
-            return
         try:
-            if os.getuid() != 0:  # files the container wrote as root must stay removable by the reviewer
+            if self.container is not None and os.getuid() != 0:  # files written as root must stay removable
                 self._exec_simple(["chown", "-R", f"{os.getuid()}:{os.getgid()}", MOUNT])
-            self.container.remove(force=True)
-        except (APIError, NotFound):
+        except Exception:  # noqa: BLE001 - removal below matters more
             pass
+        for ref in ([self.container.id] if self.container is not None else []) + [getattr(self, "name", "")]:
+            try:
+                if ref:
+                    self.client.api.remove_container(ref, force=True)
+                    break
+            except (APIError, NotFound):
+                continue
         self.container = None
 
     def close(self) -> None:
@@ -136,12 +148,22 @@ class DockerSession:
     # ---- commands ------------------------------------------------------------------------------
     def _exec_simple(self, argv: list[str]) -> str:
         exec_id = self.client.api.exec_create(self.container.id, argv, user="root")["Id"]
-        return self.client.api.exec_start(exec_id).decode("utf-8", "replace")
+        out = self.client.api.exec_start(exec_id).decode("utf-8", "replace")
+        if self.client.api.exec_inspect(exec_id).get("ExitCode") not in (0, None):
+            raise RuntimeError(f"{argv[0]} failed in the container: {out.strip()[:200]}")
+        return out
 
     def _kill_all(self) -> None:
         try:
             self._exec_simple(["sh", "-c", REAP + "reap", "sandbox", "", self.keeper[0]])
-        except Exception:  # noqa: BLE001 - the container may be gone; close() removes it anyway
+            return
+        except Exception:  # noqa: BLE001 - e.g. a fork bomb holds every pid: no exec can start
+            pass
+        try:  # a restart kills every process; the container's files and the bind mount stay
+            self.container.kill()
+            self.container.start()
+            self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
+        except Exception:  # noqa: BLE001 - the container is gone; close() cleans up
             pass
 
     def _set_network(self, on: bool) -> None:
@@ -179,7 +201,7 @@ class DockerSession:
             reader.start()
             reason = None
             try:
-                reason = watch(reader.is_alive, [out, err], timeout, self.limits.stall_s)
+                reason = watch(lambda step: _joined(reader, step), [out, err], timeout, self.limits.stall_s)
             finally:
                 if reason or reader.is_alive():
                     self._kill_all()
@@ -261,6 +283,11 @@ class DockerSession:
         return RunResult(record, log, record.stderr.encode())
 
 
+def _joined(thread: threading.Thread, step: float) -> bool:
+    thread.join(step)
+    return not thread.is_alive()
+
+
 def _demux(stream, out: Capture, err: Capture) -> None:
     try:
         for stdout, stderr in stream:
@@ -333,6 +360,24 @@ class DockerSandbox:
         self.review = review or uuid.uuid4().hex[:12]
         self.dropped_links: list[str] = []
         self._sessions: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
+        self.reclaimed = self._reclaim()
+
+    def _reclaim(self) -> int:
+        """Remove containers a killed earlier review of the same run directory left (resume)."""
+        from docker.errors import APIError, NotFound
+
+        scratch, removed = str(self.scratch_root.resolve()), 0
+        for orphan in orphans(self.client):
+            if orphan.kind != "container":
+                continue
+            try:
+                container = self.client.containers.get(orphan.id)
+                if any(m.get("Source", "").startswith(scratch + os.sep) for m in container.attrs.get("Mounts", [])):
+                    container.remove(force=True)
+                    removed += 1
+            except (APIError, NotFound):
+                pass
+        return removed
 
     def _copy(self, workdir: Path) -> Path:
         self.scratch_root.mkdir(parents=True, exist_ok=True)

@@ -143,10 +143,12 @@ def _owner_alive(owner: str) -> bool:
 def orphans(client) -> list[Orphan]:
     """Labelled containers and artifact images whose review process is gone."""
     found = []
-    for c in client.containers.list(all=True, filters={"label": f"{LABEL}=1"}):
-        owner = c.labels.get(OWNER, "")
+    # sparse: no inspect per container, which would race with reviews removing theirs meanwhile
+    for c in client.containers.list(all=True, sparse=True, filters={"label": f"{LABEL}=1"}):
+        owner = (c.attrs.get("Labels") or {}).get(OWNER, "")
         if not _owner_alive(owner):
-            found.append(Orphan("container", c.short_id, c.name, owner))
+            name = (c.attrs.get("Names") or ["/" + c.short_id])[0].lstrip("/")
+            found.append(Orphan("container", c.short_id, name, owner))
     for img in client.images.list(filters={"label": f"{LABEL}=1"}):
         owner = img.labels.get(OWNER, "")
         if img.labels.get(ROLE) != "base" and not _owner_alive(owner):

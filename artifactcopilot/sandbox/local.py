@@ -121,17 +121,26 @@ class Capture(threading.Thread):
             pass  # the stream closed under us when the command was killed
 
 
-def watch(running, captures: list[Capture], timeout: float, stall_s: float | None) -> str | None:
-    """Wait while `running()` holds; return 'timeout' or 'stuck' when a limit ends the wait early."""
+def watch(wait, captures: list[Capture], timeout: float, stall_s: float | None) -> str | None:
+    """Call `wait(step)` (True once the command ended; returns early when it does) until the command ends;
+    return 'timeout' or 'stuck' when a limit ends the wait first."""
     start = time.monotonic()
-    while running():
+    while True:
         now = time.monotonic()
         if now - start > timeout:
             return "timeout"
         if stall_s and now - max([start] + [c.last_output for c in captures]) > stall_s:
             return "stuck"
-        time.sleep(0.05 if now - start < 1 else 0.2)
-    return None
+        if wait(min(0.05 if now - start < 1 else 0.2, max(timeout - (now - start), 0.001))):
+            return None
+
+
+def _ended(proc: subprocess.Popen, step: float) -> bool:
+    try:
+        proc.wait(step)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
 
 
 MEMORY_ERRORS = re.compile(rb"MemoryError|Cannot allocate memory|std::bad_alloc|out of memory|OutOfMemoryError", re.I)
@@ -205,6 +214,67 @@ def flag_limits(flags: list[Flag] | None, record: CommandRecord, backend: str) -
         flags.append(Flag(severity="low", code="sandbox-limit", message=f"{backend}: `{record.cmd.splitlines()[-1][:80]}`: {note}"))
 
 
+class PidsCgroup:
+    """A pids cgroup per command (root only): a real process limit, since root ignores RLIMIT_NPROC,
+    and a complete list of what the command started, daemons that left its process group included."""
+
+    def __init__(self, max_pids: int):
+        unified = Path("/sys/fs/cgroup/cgroup.controllers")
+        base = Path("/sys/fs/cgroup") if unified.exists() else Path("/sys/fs/cgroup/pids")
+        self.path = base / f"copilot-{os.getpid()}-{time.time_ns()}"
+        self.path.mkdir()
+        (self.path / "pids.max").write_text(str(max_pids))
+
+    @classmethod
+    def create(cls, max_pids: int) -> "PidsCgroup | None":
+        if os.geteuid() != 0:
+            return None
+        try:
+            return cls(max_pids)
+        except OSError:
+            return None
+
+    def join(self) -> None:
+        """Called in the child before exec."""
+        with open(self.path / "cgroup.procs", "w") as fh:
+            fh.write(str(os.getpid()))
+
+    def refused_forks(self) -> int:
+        try:
+            for line in (self.path / "pids.events").read_text().splitlines():
+                if line.startswith("max "):
+                    return int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def kill_all(self) -> None:
+        for _ in range(50):  # forks race the kill: repeat until the group is empty
+            try:
+                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+            except OSError:
+                return
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            time.sleep(0.01)
+
+    def remove(self) -> None:
+        self.kill_all()
+        for _ in range(100):
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.02)  # killed processes are still exiting
+
+
 # Run inside a private mount namespace: every mount read-only, then the artifact copy writable again.
 READ_ONLY_HOST = r"""
 mount --make-rprivate / || exit 97
@@ -231,11 +301,13 @@ class LocalSession:
     def set_phase(self, phase: str) -> None:
         self.budget.set_phase(phase)
 
-    def _preexec(self, timeout: float):
+    def _preexec(self, timeout: float, cgroup: "PidsCgroup | None"):
         limits = self.limits
 
         def apply():
             os.setsid()
+            if cgroup is not None:
+                cgroup.join()
             mem = limits.memory_mb * 1024 * 1024
             cpu = limits.cpu_rlimit(timeout)
             for res, value in ((resource.RLIMIT_AS, mem), (resource.RLIMIT_FSIZE, limits.max_file_mb * 1024 * 1024),
@@ -277,21 +349,27 @@ class LocalSession:
         if clamped and timeout <= 0:
             return budget_exhausted(cmd, rel, self.budget.phase, self.budget.budget_s or 0)
         before = Snapshot.take(self.root)
+        cgroup = PidsCgroup.create(self.limits.max_processes)
         start = time.monotonic()
         proc = subprocess.Popen(self._argv(cmd, network, workdir), cwd=workdir, env=self._env(env), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec(timeout))
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec(timeout, cgroup))
         out, err = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes), Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes)
         out.start(), err.start()
         try:
-            reason = watch(lambda: proc.poll() is None, [out, err], timeout, self.limits.stall_s)
+            reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
         finally:
             self._kill_group(proc.pid)  # also reaps background children the command left
+            refused = cgroup.refused_forks() if cgroup else 0
+            if cgroup:
+                cgroup.remove()  # and those that left the group (setsid, daemons)
             proc.wait()
         out.join(5), err.join(5)
         duration = time.monotonic() - start
         self.budget.spend(duration)
         created, modified = before.diff(Snapshot.take(self.root))
         notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, proc.returncode)
+        if refused and not any(n.startswith("process limit") for n in notes):
+            notes.append(f"process limit {self.limits.max_processes} (fork refused {refused} times)")
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         result = record_for(cmd, rel, proc.returncode, duration, out, err, created, modified, notes, killed=reason is not None)

@@ -7,14 +7,18 @@ no longer comes out, the "result" was copied, not computed.
 from __future__ import annotations
 
 import re
+import time
 
-from ...models import EvidenceLevel, PhasePacket
-from ...repro.tables import Comparison, parse_number
+from ...models import EvidenceLevel, Flag, PhasePacket
+from ...repro.judges import MethodVerdict, RunEvidence, judge_method
+from ...repro.provenance import RunProvenance
+from ...repro.tables import Comparison, Table, parse_number
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
 from ..tools import ScopedTools
 
 TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
+D4_BUDGET_S = 600.0  # provenance reruns of D4 stop here; an unverified file is not evidence of copying
 NUMBER = re.compile(r"[-−]?\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?%?")
 
 
@@ -58,19 +62,34 @@ def _numbers_found(expected: list[str], text: str) -> list[str]:
     return found
 
 
-def pre_existing_copies(tools: ScopedTools, table, limit: int = 300) -> list[str]:
-    hits = []
-    for rel in tools.list_files()[:5000]:
-        if not rel.lower().endswith(TEXT_OUTPUT) or re.search(r"(^|/)readme", rel, re.I):
-            continue
-        text = tools.read_file(rel, 300_000)
-        comp = tools.compare_table(table, text) if text else None
-        if comp and comp.success:
-            hits.append(rel)
-        if len(hits) >= 3 or limit <= 0:
-            break
-        limit -= 1
-    return hits
+def method_verdict(tools: ScopedTools, run: dict, table: Table, sources: list[tuple[str, str]], provenance: list[dict],
+                   prov_evs: list[str], deadline: float) -> MethodVerdict:
+    """The method judge on D3's workflow for a table its output reproduced, reruns bounded by the D4 budget."""
+    def rerun(withheld: str) -> list[tuple[str, str]] | None:
+        if time.monotonic() > deadline:
+            return None  # over budget: not verified, which is never taken as evidence of copying
+        rec, out, pev = tools.verify_provenance(run["script"], withheld, env=run.get("env"))
+        prov_evs.append(pev.id)
+        again = tools.compare_table(table, out) if out else None
+        provenance.append({"table": table.label or "table", "withheld": withheld, "evidence": pev.id,
+                           "still_reproduced": rec.exit_code == 0 and again is not None and again.success})
+        return None if rec.timed_out else [("stdout", out)]
+
+    produced = (run.get("files_created") or []) + (run.get("files_modified") or [])
+    prov = RunProvenance(method="snapshot", exit_code=0, wall_s=run.get("duration_s") or 0.0, written=produced)
+    return judge_method(run["script"], tools.root, table, RunEvidence(None, sources, prov), rerun, files=tools.list_files())
+
+
+def inconsistency_flags(inconsistencies: list[dict]) -> list[Flag]:
+    """One flag per table whose output differs from the paper in some cells (paper value, artifact value, kind)."""
+    by_table: dict[str, list[dict]] = {}
+    for inc in inconsistencies:
+        by_table.setdefault(inc["table"], []).append(inc)
+    return [Flag(severity="low", code="paper-artifact-inconsistency", phase="D4",
+                 message=f"{label}: {len(cells)} cells differ — " + "; ".join(
+                     f"{c['row']} / {c['column']}: paper {c['paper']}, artifact {c['artifact']} ({c['kind']})" for c in cells[:8])
+                 + (" …" if len(cells) > 8 else ""))
+            for label, cells in by_table.items()]
 
 
 def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
@@ -88,23 +107,22 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
             if comp and comp.total and (table.label not in best or comp.matched > best[table.label][1].matched):
                 best[table.label or "table"] = (name, comp)
     reproduced, copied, inconsistencies, prov_evs = [], [], [], []
+    methods: dict[str, str] = {}
+    deadline = time.monotonic() + D4_BUDGET_S
     for label, (source, comp) in best.items():
         table = next(t for t in tools.paper_tables() if (t.label or "table") == label)
         entry = {"table": label, "source": source, "matched": comp.matched, "total": comp.total,
                  "cells": [c.model_dump() for c in comp.cells]}
         if comp.success:
-            for rel in pre_existing_copies(tools, table):
-                rec, out, pev = tools.verify_provenance(run["script"], rel, env=run.get("env"))
-                prov_evs.append(pev.id)
-                again = tools.compare_table(table, out) if out else None
-                depends = not (rec.exit_code == 0 and again is not None and again.success)
-                record["provenance"].append({"table": label, "withheld": rel, "still_reproduced": not depends, "evidence": pev.id})
-                if depends:
-                    entry["copied_from"] = rel
-                    break
-            (copied if "copied_from" in entry else reproduced).append(label)
+            verdict = method_verdict(tools, run, table, sources, record["provenance"], prov_evs, deadline)
+            entry["method"], entry["method_reasons"] = verdict.method, verdict.reasons
+            methods[label] = verdict.method.replace("_", "-")
+            if verdict.method == "copy":
+                entry["copied_from"] = ", ".join(verdict.copy_sources) or "the workflow script itself"
+            (copied if verdict.method == "copy" else reproduced).append(label)
         elif comp.matched:
-            inconsistencies += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected, "artifact": c.produced, "kind": c.kind}
+            inconsistencies += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected, "artifact": c.produced,
+                                 "kind": "rounding" if c.kind == "rounding" else "other"}
                                 for c in comp.cells if not c.matched and c.produced is not None]
         record["tables"].append(entry)
     usable = {k: v for k, v in best.items() if k not in copied}
@@ -131,11 +149,14 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     ]
     facts = {"table_reproduced": bool(reproduced), "copied_results": bool(copied) and not reproduced,
              "reproduced_tables": reproduced, "copied_tables": copied, "reproduction_evidence": cites,
-             "inconsistencies": inconsistencies}
-    summary = (f"Reproduced {', '.join(reproduced)}." if reproduced else
+             "inconsistencies": inconsistencies, "reproduction_methods": methods}
+    summary = (f"Reproduced {', '.join(f'{t} ({methods[t]})' for t in reproduced)}." if reproduced else
                "Output matching the paper was copied from checked-in files." if copied else
                f"Best table match {ratio:.0%}; {len(found)} paper numbers found in the output.")
-    return _packet(ctx, tools, checklist, level if mapping else EvidenceLevel.E2, facts, ev.id, summary)
+    if inconsistencies:
+        summary += f" {len(inconsistencies)} table cells differ from the paper (see the paper-artifact-inconsistency flags)."
+    return _packet(ctx, tools, checklist, level if mapping else EvidenceLevel.E2, facts, ev.id, summary,
+                   inconsistency_flags(inconsistencies))
 
 
 def _no_execution(ctx: PhaseContext, tools: ScopedTools, d3: PhasePacket) -> PhasePacket:
@@ -157,7 +178,7 @@ def _no_execution(ctx: PhaseContext, tools: ScopedTools, d3: PhasePacket) -> Pha
     return _packet(ctx, tools, checklist, EvidenceLevel.E1 if displayed else EvidenceLevel.E0, facts, ev.id, summary)
 
 
-def _packet(ctx, tools, checklist, level, facts, ev_id, summary) -> PhasePacket:
+def _packet(ctx, tools, checklist, level, facts, ev_id, summary, flags: list[Flag] | None = None) -> PhasePacket:
     score, _ = supported_score("D4", checklist, level, tools.store.interventions(), ctx.rubric)
     return PhasePacket(phase="D4", score=score, checklist=checklist, evidence=cited(checklist, ev_id),
-                       evidence_level=level, facts=facts, summary=summary)
+                       evidence_level=level, facts=facts, summary=summary, flags=flags or [])

