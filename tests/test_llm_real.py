@@ -19,8 +19,9 @@ import pytest
 pytestmark = [pytest.mark.llm, pytest.mark.slow, pytest.mark.timeout(1500)]
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("COPILOT_LLM_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "artifactcopilot" / "models")
-MODEL = CACHE / "gemma3-270m-q4_k_m.gguf"
+# where .ci/setup-llm.sh puts the model
+CACHE = Path(os.environ.get("COPILOT_LLM_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "artifactcopilot")
+MODEL = CACHE / "models" / "gemma3-270m-q4_k_m.gguf"
 
 
 def gguf() -> Path:
@@ -68,7 +69,8 @@ def llama_server(tmp_path_factory):
 def test_a_real_local_model_runs_a_full_review_through_the_cli(llama_server, tmp_path):
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
-    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="384", COPILOT_LLM_TIMEOUT="300")
+    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="384", COPILOT_LLM_TIMEOUT="300",
+               COPILOT_LLM_WALL_S="900")  # bounded: past it every phase commits flagged and the report is still written
     proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(ROOT / "examples/wordfreq/paper.md"),
                            str(ROOT / "examples/wordfreq/artifact"), "--out", str(out), "--agent", "llm", "--model", "gemma3-270m",
                            "--max-steps", "3", "--json"], capture_output=True, text=True, env=env, timeout=1400, cwd=ROOT)

@@ -3,7 +3,6 @@ chat model in place of a paid API."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -58,6 +57,10 @@ def test_a_careful_model_reaches_the_adjudicated_badge_with_cost_and_transcripts
     assert tools_called == ["record_evidence", "run_workflow", "run_workflow", "submit_packet"]
     assert not any("transcripts" in e["path"] for e in report["evidence"])
     assert (out / "transcripts" / "verify-D4-5.jsonl").exists()
+    # dual memory: D2 starts from the committed D1 packet, not from D1's conversation
+    d1_tool_output = next(e["result"] for e in transcript(out, "D1-1") if e["event"] == "tool" and e["name"] == "parse_readme")
+    d2_opening = json.dumps(transcript(out, "D2-1")[0])
+    assert '"signals"' in d1_tool_output and "signals" not in d2_opening and "D1-" in d2_opening
 
 
 def test_an_unsupported_D3_A_is_rejected_and_the_agent_revises(review_with):

@@ -85,10 +85,6 @@ def steps_taken(messages: list[BaseMessage]) -> int:
     return sum(1 for m in messages[last:] if isinstance(m, AIMessage))
 
 
-def ev(res: list[dict], tool_key: str | None = None) -> list[str]:
-    return [r["evidence"] for r in res if "evidence" in r]
-
-
 def it(item: str, ok: bool, evidence: list[str], note: str = "") -> dict:
     return {"item": item, "status": "satisfied" if ok else "violated", "evidence": evidence, "note": note}
 

@@ -38,7 +38,8 @@ def read_outcome(root: Path, key: str) -> dict | None:
         return None
 
 
-def plan_jobs(rows: list[ManifestRow], root: Path, repeat: int, agent: str, timeout_s: float, redo: bool) -> tuple[list[Job], int]:
+def plan_jobs(rows: list[ManifestRow], root: Path, repeat: int, agent: str, timeout_s: float, redo: bool,
+              sandbox: str = "auto") -> tuple[list[Job], int]:
     """Jobs still to run (failed and missing reviews; everything with redo) and how many are skipped."""
     jobs, skipped = [], 0
     for run in range(1, repeat + 1):  # first runs of every artifact before any repetition
@@ -49,7 +50,7 @@ def plan_jobs(rows: list[ManifestRow], root: Path, repeat: int, agent: str, time
                 skipped += 1
                 continue
             jobs.append(Job(id=row.id, run=run, key=key, paper=row.paper, artifact=row.artifact, agent=agent,
-                            timeout_s=row.timeout or timeout_s))
+                            sandbox=sandbox, timeout_s=row.timeout or timeout_s))
     return jobs, skipped
 
 

@@ -23,6 +23,8 @@ class Job:
     paper: str
     artifact: str
     agent: str = "auto"
+    sandbox: str = "auto"
+    """auto, docker or local, as for `copilot review`."""
     timeout_s: float = 1800.0
     max_cost: float = 1.0
 
@@ -77,10 +79,11 @@ def run_job(job: Job, paper: str | None = None, artifact: str | None = None) -> 
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="copilot-batch-") as tmp:
-        out = Path(tmp) / "run"
+        out = Path(tmp) / f"{job.id}-run{job.run}"  # the folder name also names the review's container
         try:
             report, _ = run_review(ReviewRequest(paper=Path(paper or job.paper), artifact=artifact or job.artifact, out=out,
-                                                 agent=job.agent, timeout_s=job.timeout_s, max_cost=job.max_cost))
+                                                 agent=job.agent, sandbox=job.sandbox, timeout_s=job.timeout_s,
+                                                 max_cost=job.max_cost))
             outcome = summarise(report)
         except Exception as exc:  # noqa: BLE001 - one broken review must never stop the batch
             outcome = failure("error", f"{type(exc).__name__}: {exc}")

@@ -69,6 +69,7 @@ def batch(
     address: Annotated[str, typer.Option(help="Ray cluster: auto, ray://host:port, host:port, or local for a private one.")] = "auto",
     repeat: Annotated[int, typer.Option(help="Runs per artifact; K > 1 adds the stability table.")] = 1,
     agent: Annotated[str, typer.Option(help="Review agent: auto, llm or heuristic.")] = "auto",
+    sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
     timeout: Annotated[float, typer.Option(help="Time limit for one artifact command, in seconds (a manifest 'timeout' wins).")] = 1800.0,
     review_timeout: Annotated[Optional[float], typer.Option("--review-timeout", help="Time limit for one whole review (default: 10 × --timeout).")] = None,
     max_cost: Annotated[Optional[float], typer.Option("--max-cost", help="Stop starting reviews once the batch has spent this many USD (earlier runs in --out count).")] = None,
@@ -79,7 +80,8 @@ def batch(
     from ..cli import fail
 
     try:
-        code = _run(manifest, out, workers, engine, address, repeat, agent, timeout, review_timeout, max_cost, cpus_per_review, redo)
+        code = _run(manifest, out, workers, engine, address, repeat, agent, sandbox, timeout, review_timeout, max_cost,
+                    cpus_per_review, redo)
     except KeyboardInterrupt:
         sys.stderr.write(f"interrupted; completed reviews are kept in {out} — run the same command again to resume\n")
         raise typer.Exit(130) from None
@@ -88,7 +90,8 @@ def batch(
     raise typer.Exit(code)
 
 
-def _run(manifest, out, workers, engine_name, address, repeat, agent, timeout, review_timeout, max_cost, cpus, redo) -> int:
+def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, timeout, review_timeout, max_cost, cpus,
+         redo) -> int:
     from ..batch.manifest import load_manifest
     from ..batch.runners import BatchDir, job_key, plan_jobs, run_jobs, spent_usd
     from ..batch.summary import build_summary, write_summary
@@ -99,17 +102,19 @@ def _run(manifest, out, workers, engine_name, address, repeat, agent, timeout, r
         raise UsageError("--workers, --repeat, --timeout, --review-timeout and --cpus-per-review must be positive, --max-cost not negative")
     if agent not in ("auto", "llm", "heuristic"):
         raise UsageError(f"unknown agent '{agent}'", "use auto, llm or heuristic")
+    if sandbox not in ("auto", "docker", "local"):
+        raise UsageError(f"unknown sandbox '{sandbox}'", "use auto, docker or local")
     rows = load_manifest(manifest)
     batch_dir = BatchDir(out)
     batch_dir.open()
     try:
-        jobs, skipped = plan_jobs(rows, batch_dir.root, repeat, agent, timeout, redo)
+        jobs, skipped = plan_jobs(rows, batch_dir.root, repeat, agent, timeout, redo, sandbox)
         keep = {j.key for j in jobs}
         spent = spent_usd(batch_dir.root, [job_key(r.id, k, repeat) for r in rows for k in range(1, repeat + 1)
                                            if job_key(r.id, k, repeat) not in keep])
         atomic_write(batch_dir.root / "batch.json", json.dumps(
             {"manifest": str(Path(manifest).resolve()), "engine": engine_name, "address": address if engine_name == "ray" else None,
-             "workers": workers, "repeat": repeat, "agent": agent, "timeout": timeout, "max_cost": max_cost}, indent=2) + "\n")
+             "workers": workers, "repeat": repeat, "agent": agent, "sandbox": sandbox, "timeout": timeout, "max_cost": max_cost}, indent=2) + "\n")
         stopped = None
         result = None
         if jobs:

@@ -89,7 +89,7 @@ class DockerSession:
             name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
             volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
-            mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(lim.cpus * 1e9),
+            mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9),
             pids_limit=lim.max_processes, security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
             ulimits=[Ulimit(name="fsize", soft=lim.max_file_mb << 20, hard=lim.max_file_mb << 20),
                      Ulimit(name="core", soft=0, hard=0)])
@@ -199,12 +199,14 @@ class DockerSession:
             out, err = Capture(iter(()), self.limits.output_cap_bytes), Capture(iter(()), self.limits.output_cap_bytes)
             reader = threading.Thread(target=_demux, args=(stream, out, err), daemon=True)
             reader.start()
-            reason = None
+            reason, events = None, []
             try:
                 reason = watch(lambda step: _joined(reader, step), [out, err], timeout, self.limits.stall_s)
             finally:
+                events = self._new_limit_events()  # before a kill: a restart would reset the counters
                 if reason or reader.is_alive():
                     self._kill_all()
+                    self._oom, self._pids_max = self._counters()
                 reader.join(10)
             exit_code = self.client.api.exec_inspect(exec_id).get("ExitCode")
         finally:
@@ -214,7 +216,7 @@ class DockerSession:
         self.budget.spend(duration)
         created, modified = before.diff(Snapshot.take(self.root))
         notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, exit_code)
-        notes += self._new_limit_events()
+        notes += events
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         if network and not networked:
