@@ -141,19 +141,21 @@ def review(
 
 @app.command()
 def schema(
-    name: Annotated[str, typer.Argument(help="report, packet, evidence or intervention.")] = "report",
+    name: Annotated[str, typer.Argument(help="report, packet, evidence, intervention, batch-manifest or batch-summary.")] = "report",
     write: Annotated[Optional[Path], typer.Option("--write", help="Write every schema into this folder instead.")] = None,
 ) -> None:
     """Print a JSON Schema generated from the models (or write them all)."""
-    from .schemas import MODELS, render, write_all
+    from .schemas import names, render, write_all
 
     if write is not None:
         write.mkdir(parents=True, exist_ok=True)
         for path in write_all(write):
             typer.echo(str(path))
         return
-    if name not in MODELS:
-        raise fail(CopilotError(f"unknown schema '{name}'", f"choose one of {', '.join(MODELS)}"))
+    if name not in names():
+        from .errors import UsageError
+
+        raise fail(UsageError(f"unknown schema '{name}'", f"choose one of {', '.join(names())}"))
     typer.echo(render(name), nl=False)
 
 

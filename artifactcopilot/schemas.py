@@ -18,13 +18,27 @@ def generate(name: str) -> dict:
     return schema
 
 
+def _batch_renderers() -> dict:
+    """Batch schemas render themselves (their models live with the batch code)."""
+    from .batch.manifest import render_manifest_schema
+    from .batch.summary_model import render_summary_schema
+
+    return {"batch-manifest": render_manifest_schema, "batch-summary": render_summary_schema}
+
+
+def names() -> list[str]:
+    return list(MODELS) + list(_batch_renderers())
+
+
 def render(name: str) -> str:
-    return json.dumps(generate(name), indent=2, sort_keys=True) + "\n"
+    if name in MODELS:
+        return json.dumps(generate(name), indent=2, sort_keys=True) + "\n"
+    return _batch_renderers()[name]()
 
 
 def write_all(folder: Path) -> list[Path]:
     paths = []
-    for name in MODELS:
+    for name in names():
         path = folder / f"{name}.schema.json"
         path.write_text(render(name), encoding="utf-8")
         paths.append(path)

@@ -43,7 +43,7 @@ def llama_server(tmp_path_factory):
         port = s.getsockname()[1]
     log = open(tmp_path_factory.mktemp("llama") / "server.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format",
-                             "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"],
+                             "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
                             stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 180
@@ -69,11 +69,11 @@ def llama_server(tmp_path_factory):
 def test_a_real_local_model_runs_a_full_review_through_the_cli(llama_server, tmp_path):
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
-    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="384", COPILOT_LLM_TIMEOUT="300",
-               COPILOT_LLM_WALL_S="900")  # bounded: past it every phase commits flagged and the report is still written
+    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="256", COPILOT_LLM_TIMEOUT="240",
+               COPILOT_LLM_WALL_S="600")  # bounded: past it every phase commits flagged and the report is still written
     proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(ROOT / "examples/wordfreq/paper.md"),
                            str(ROOT / "examples/wordfreq/artifact"), "--out", str(out), "--agent", "llm", "--model", "gemma3-270m",
-                           "--max-steps", "3", "--json"], capture_output=True, text=True, env=env, timeout=1400, cwd=ROOT)
+                           "--max-steps", "2", "--json"], capture_output=True, text=True, env=env, timeout=1400, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout)
     assert report["agent"] == "llm" and (out / "report.md").exists() and (out / "report.html").exists()
