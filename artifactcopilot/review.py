@@ -130,6 +130,9 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
 
     def report_fn() -> dict:
         flags = list(req.flags)
+        sandbox_flags = getattr(sandbox, "flags", None)  # limit hits a sandbox reports itself
+        if sandbox_flags is not None and sandbox_flags is not req.flags:
+            flags += [f for f in sandbox_flags if f not in flags]
         flags += [Flag(severity="low", code="link-not-followed", message=s) for s in (tools.acquisition.skipped if tools.acquisition else [])][:20]
         timing = {"total_s": round(time.monotonic() - started, 3), "commands_s": round(tools.command_seconds, 3),
                   **{f"{k}_s": v for k, v in phase_times.items()}}

@@ -137,7 +137,8 @@ def test_ctrl_c_leaves_a_consistent_directory(tmp_path):
     names = ["gate-no-readme", "hang-forever", "functional-basic", "reusable-full"]
     manifest = write_manifest(tmp_path / "m.csv", names)
     out = tmp_path / "batch"
-    proc = start_batch(str(manifest), "--out", str(out), "--workers", "1")
+    # local sandbox: the hanging command is then a descendant of the driver that the test can watch
+    proc = start_batch(str(manifest), "--out", str(out), "--workers", "1", "--sandbox", "local")
     try:
         _wait_for(lambda: len(outcomes(out)) >= 1)
         _wait_for(lambda: _hanging(proc.pid), 30)

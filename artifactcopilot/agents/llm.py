@@ -92,6 +92,7 @@ class LLMReviewAgent:
     def _answer(self, reply: AIMessage, messages: list[BaseMessage], by_name: dict, transcript: Transcript) -> None:
         """Run the reply's tool calls; every call, good or malformed, gets exactly one answer."""
         for bad in reply.invalid_tool_calls:
+            transcript.write("malformed", name=bad.get("name"), args=bad.get("args"), error=bad.get("error"))
             messages.append(ToolMessage(f"malformed tool call '{bad.get('name')}': {bad.get('error') or 'arguments are not valid JSON'}. "
                                         "Call the tool again with JSON arguments that match its schema.",
                                         tool_call_id=bad.get("id") or "invalid", status="error"))

@@ -152,10 +152,18 @@ class Tools:
         setup steps so later phases see the same environment. Logged as working memory, not evidence."""
         d2 = self.store.packets().get("D2") if self.phase != "D2" else None
         for step in (d2.facts.get("replay", []) if d2 else []):
-            res = self.session.run(step["script"], timeout=self.options.timeout_s, env=step.get("env"),
-                                   network=step.get("network", False))
+            build = getattr(self.session, "build_image", None)
+            if "build" in step:  # the artifact's own container: later phases ran inside it
+                if build is None:
+                    continue
+                res = build(step["build"], timeout=self.options.timeout_s)
+                line = f"docker build {step['build']}"
+            else:
+                res = self.session.run(step["script"], timeout=self.options.timeout_s, env=step.get("env"),
+                                       network=step.get("network", False))
+                line = step["script"]
             with open(self.store.working("D2") / "replay.log", "a", encoding="utf-8") as fh:
-                fh.write(f"$ {step['script']}\n# exit {res.record.exit_code}\n")
+                fh.write(f"$ {line}\n# exit {res.record.exit_code}\n")
 
     def record_intervention(self, phase: str, action: Action, purpose: str, evidence: list[str] | None = None) -> Intervention:
         cls = self.classifier.classify(action)
@@ -174,6 +182,8 @@ class Tools:
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
             intervention = self.record_intervention(phase, action, purpose)
         session = self.ensure_session()
+        if hasattr(session, "set_phase"):  # per-phase wall budgets live in the session
+            session.set_phase(phase)
         started = time.monotonic()
         result = session.run(script, timeout=timeout or self.options.timeout_s, env=env, network=network)
         self.command_seconds += time.monotonic() - started
@@ -207,7 +217,7 @@ class Tools:
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
-        fresh = self.sandbox.start(self.root)
+        fresh = getattr(self.sandbox, "fresh", self.sandbox.start)(self.root)  # a clean judge container where there are containers
         try:
             target = fresh.root / withheld
             if target.exists():

@@ -134,14 +134,18 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                 continue
             built = True
             setup_evs.append(res.evidence.id)
-            if not res.record.ok:
+            if res.record.ok:
+                replay.append({"build": dockerfile})
+            else:
                 setup_ok = False
                 notes.append(f"'{cmd.cmd}' failed: the image did not build" + (" (timed out)" if res.record.timed_out else ""))
             continue
-        res = tools.run_setup(cmd.script(), Action("run", cmd.cmd, documented=True), "documented setup step", env=env)
+        needs_network = bool(SETUP_CMD.match(cmd.cmd))  # installs fetch packages; checks and builds stay offline
+        res = tools.run_setup(cmd.script(), Action("run", cmd.cmd, documented=True), "documented setup step", env=env,
+                              network=needs_network)
         setup_evs.append(res.evidence.id)
         if res.record.ok:
-            replay.append({"script": cmd.script(), "env": env, "network": True})
+            replay.append({"script": cmd.script(), "env": env, "network": needs_network})
         else:
             setup_ok = False
             notes.append(f"'{cmd.cmd}' failed (exit {res.record.exit_code})")
@@ -150,7 +154,9 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
         res = tools.build_image("Dockerfile", Action("run", "docker build .", documented=True), "build the declared container")
         if res is not None:
             setup_evs.append(res.evidence.id)
-            if not res.record.ok:
+            if res.record.ok:
+                replay.append({"build": "Dockerfile"})
+            else:
                 setup_ok = False
                 notes.append("the artifact's Dockerfile did not build" + (" (timed out)" if res.record.timed_out else ""))
 
