@@ -43,6 +43,7 @@ class ReviewState(ReviewInput, total=False):
     attempts: dict[str, int]
     pending: dict[str, Any] | None
     pending_error: bool
+    already_committed: bool
     feedback: list[str]
     verdict: str
     gate_passed: bool
@@ -92,6 +93,10 @@ def make_phase_node(phase: str, rt: Runtime):
 
     def node(state: ReviewState) -> dict:
         attempts = dict(state.get("attempts") or {})
+        committed = rt.store.packets().get(phase)
+        if committed is not None:  # resumed after the commit landed but before its checkpoint did
+            return {"pending": committed.model_dump(mode="json"), "pending_error": False, "already_committed": True,
+                    "attempts": attempts}
         attempt = attempts.get(phase, 0) + 1
         rt.progress(phase, "start", f"attempt {attempt}")
         ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric,
@@ -104,7 +109,8 @@ def make_phase_node(phase: str, rt: Runtime):
         # Working memory: every attempt is kept for audit but never cited by the report.
         atomic_write(rt.store.working(phase) / f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
         attempts[phase] = attempt
-        return {"pending": packet.model_dump(mode="json"), "pending_error": error, "attempts": attempts}
+        return {"pending": packet.model_dump(mode="json"), "pending_error": error, "already_committed": False,
+                "attempts": attempts}
 
     return node
 
@@ -115,7 +121,7 @@ def make_check_node(phase: str, rt: Runtime):
     def node(state: ReviewState) -> dict:
         packet = PhasePacket.model_validate(state["pending"])
         attempt = (state.get("attempts") or {}).get(phase, 1)
-        if not state.get("pending_error"):
+        if not state.get("pending_error") and not state.get("already_committed"):
             result = rt.checker.check(packet, skill)
             if not result.accepted:
                 atomic_write(rt.store.working(phase) / f"rejected-{attempt}.json",

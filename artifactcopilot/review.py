@@ -154,7 +154,8 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
         graph_input = _prepare_resume(graph, config, store, tools, scratch) if req.resume else _fresh_input(req)
         if graph_input is _ALREADY_COMPLETE:
             return Report.model_validate_json(paths["json"].read_text(encoding="utf-8")), paths
-        final = graph.invoke(graph_input, config)
+        # "sync": each checkpoint is on disk before the next node starts, so a SIGKILL loses at most one node
+        final = graph.invoke(graph_input, config, durability="sync")
     except (KeyboardInterrupt, Interrupted) as exc:
         name = exc.signal_name if isinstance(exc, Interrupted) else "SIGINT"
         tools.close()

@@ -105,6 +105,9 @@ def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Pa
     jsonschema.Draft202012Validator(schema_for("report")).validate(data)
     paths = {"json": run_dir / "report.json", "md": run_dir / "report.md", "html": run_dir / "report.html"}
     markdown = render_markdown(report, rubric)
+    if (run_dir / "transcripts").is_dir():  # the LLM agent's trace: auditable, but not evidence
+        markdown += ("\n## Agent transcripts\n\nEvery prompt, response and tool call of the LLM agent is in "
+                     "[transcripts/](transcripts/) — a trace for audit, not evidence.\n")
     atomic_write(paths["json"], json.dumps(data, indent=2) + "\n")
     crash_point("report:write")  # between two report files: a resume must rewrite all three
     atomic_write(paths["md"], markdown)
