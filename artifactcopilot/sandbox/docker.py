@@ -21,7 +21,7 @@ from pathlib import Path
 from ..models import CommandRecord, Flag
 from .base import Limits, RunResult, Snapshot, clean_env
 from .image import DEFAULT_IMAGE, connect, labels, orphans
-from .local import (Capture, PhaseBudget, SandboxLimits, budget_exhausted, copy_artifact, flag_limits,
+from .local import (Capture, PhaseBudget, SandboxLimits, budget_exhausted, prepare_run, copy_artifact, flag_limits,
                     limit_notes, record_for, watch)
 
 MOUNT = "/artifact"
@@ -175,13 +175,9 @@ class DockerSession:
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult:
-        workdir = (self.root / cwd).resolve()
-        if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
-            workdir = self.root
-        rel = workdir.relative_to(self.root).as_posix() or "."
-        timeout, clamped = self.budget.clamp(timeout or self.limits.timeout_s)
-        if clamped and timeout <= 0:
-            return budget_exhausted(cmd, rel, self.budget.phase, self.budget.budget_s or 0)
+        workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        if exhausted is not None:
+            return exhausted
         before = Snapshot.take(self.root)
         networked = network and self.network_attachable
         if networked:

@@ -17,6 +17,7 @@ import subprocess
 import threading
 import time
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from ..models import CommandRecord, Flag
@@ -189,6 +190,28 @@ class PhaseBudget:
         self.used[self.phase] = self.used.get(self.phase, 0.0) + seconds
 
 
+class RunPlan(NamedTuple):
+    workdir: Path
+    rel: str
+    timeout: float
+    clamped: bool
+    """The timeout was cut to what is left of the phase budget."""
+    exhausted: RunResult | None
+    """Set when the phase budget is spent: return it instead of running."""
+
+
+def prepare_run(root: Path, cwd: str, cmd: str, timeout: float, budget: "PhaseBudget") -> RunPlan:
+    """Shared by both backends: keep the working directory inside the artifact copy and clamp the
+    timeout to what is left of the phase budget."""
+    workdir = (root / cwd).resolve()
+    if not (workdir == root or root in workdir.parents) or not workdir.is_dir():
+        workdir = root
+    rel = workdir.relative_to(root).as_posix() or "."
+    timeout, clamped = budget.clamp(timeout)
+    exhausted = budget_exhausted(cmd, rel, budget.phase, budget.budget_s or 0) if clamped and timeout <= 0 else None
+    return RunPlan(workdir, rel, timeout, clamped, exhausted)
+
+
 def budget_exhausted(cmd: str, cwd: str, phase: str, budget: float) -> RunResult:
     note = f"phase budget of {budget:g}s for {phase or 'this phase'} exhausted; not run"
     return RunResult(CommandRecord(cmd=cmd, cwd=cwd, exit_code=None, duration_s=0.0, timed_out=True, limits_hit=[note]))
@@ -341,13 +364,9 @@ class LocalSession:
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult:
-        workdir = (self.root / cwd).resolve()
-        if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
-            workdir = self.root
-        rel = workdir.relative_to(self.root).as_posix() or "."
-        timeout, clamped = self.budget.clamp(timeout or self.limits.timeout_s)
-        if clamped and timeout <= 0:
-            return budget_exhausted(cmd, rel, self.budget.phase, self.budget.budget_s or 0)
+        workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        if exhausted is not None:
+            return exhausted
         before = Snapshot.take(self.root)
         cgroup = PidsCgroup.create(self.limits.max_processes)
         start = time.monotonic()
