@@ -52,3 +52,16 @@ def test_traced_run_tells_regenerated_from_checked_in(tmp_path, use_strace):
         assert {"cat", "python3"} <= set(prov.programs)
     else:
         assert use_strace is False and prov.read_first == []
+
+
+def test_split_syscalls_from_concurrent_processes_are_seen():
+    """`strace -f` splits a syscall another process interrupts; the open must still count."""
+    from artifactcopilot.repro.provenance import parse_trace
+
+    trace = ('321   execve("/usr/bin/grep", ["grep", "^| ", "README.md"], 0x0 /* 3 vars */) = 0\n'
+             '321   openat(AT_FDCWD</art>, "README.md", O_RDONLY <unfinished ...>\n'
+             '322   openat(AT_FDCWD</art>, "out.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</art/out.txt>\n'
+             '321   <... openat resumed>)             = 3</art/README.md>\n')
+    events, execs = parse_trace(trace, "/art")
+    assert events == [("out.txt", "write"), ("README.md", "read")]
+    assert execs == [["grep", "^| ", "README.md"]]

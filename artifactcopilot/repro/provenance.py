@@ -64,6 +64,26 @@ def _unescape(s: str) -> str:
     return s.encode("latin-1", "backslashescape").decode("unicode_escape", "replace") if "\\" in s else s
 
 
+_UNFINISHED = re.compile(r"^(\d+)\s+(.*?)\s*<unfinished \.\.\.>\s*$")
+_RESUMED = re.compile(r"^(\d+)\s+<\.\.\. \w+ resumed>\s*(.*)$")
+
+
+def stitch(text: str) -> list[str]:
+    """Join syscalls that `strace -f` split when another process ran in between:
+    `PID call(args <unfinished ...>` + `PID <... call resumed>rest` -> `PID call(args rest`."""
+    pending: dict[str, str] = {}
+    lines = []
+    for line in text.splitlines():
+        if m := _UNFINISHED.match(line):
+            pending[m.group(1)] = f"{m.group(1)} {m.group(2)}"
+            continue
+        if (m := _RESUMED.match(line)) and m.group(1) in pending:
+            lines.append(pending.pop(m.group(1)) + m.group(2))
+            continue
+        lines.append(line)
+    return lines + list(pending.values())
+
+
 def parse_trace(text: str, root: str) -> tuple[list[tuple[str, str]], list[list[str]]]:
     """(path, 'read'|'write') events under `root` in order, and argv of each successful exec."""
     root = root.rstrip("/") + "/"
@@ -78,7 +98,7 @@ def parse_trace(text: str, root: str) -> tuple[list[tuple[str, str]], list[list[
         path = str(Path(path))  # normalise ./ and //
         return path[len(root):] if path.startswith(root) else None
 
-    for line in text.splitlines():
+    for line in stitch(text):
         if m := _OPEN.match(line):
             _pid, call, raw, flags, ret, resolved = m.groups()
             if int(ret) < 0 or "O_DIRECTORY" in (flags or ""):
