@@ -2,7 +2,6 @@
 0 review completed (whatever the badge), 1 internal/infrastructure error, 2 usage error."""
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time

@@ -19,18 +19,10 @@ def _default_out(artifact: str, label: str) -> Path:
 
 
 def _sandbox(name: str, scratch: Path, timeout: float):
-    from ..sandbox.base import Limits
-    from ..sandbox.local import LocalSandbox
+    """The same choice as `copilot review`: Docker when its engine and base image are there, else local."""
+    from ..review import ReviewRequest, resolve_sandbox
 
-    if name == "docker":
-        try:
-            from ..sandbox.docker import DockerSandbox  # type: ignore[attr-defined]
-        except ImportError:
-            raise UsageError("the Docker sandbox is not available in this version", "use --sandbox local") from None
-        return DockerSandbox(scratch, Limits(timeout_s=timeout))
-    if name not in ("auto", "local"):
-        raise UsageError(f"unknown sandbox '{name}'", "use auto, docker or local")
-    return LocalSandbox(scratch, Limits(timeout_s=timeout))
+    return resolve_sandbox(ReviewRequest(paper=Path(), artifact="", out=scratch, sandbox=name, timeout_s=timeout), scratch)
 
 
 def _model(agent: str, model: str | None):

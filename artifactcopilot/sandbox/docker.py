@@ -21,7 +21,7 @@ from pathlib import Path
 from ..models import CommandRecord, Flag
 from .base import Limits, RunResult, Snapshot, clean_env
 from .image import DEFAULT_IMAGE, connect, labels, orphans
-from .local import (Capture, PhaseBudget, SandboxLimits, budget_exhausted, prepare_run, copy_artifact, flag_limits,
+from .local import (Capture, PhaseBudget, SandboxLimits, prepare_run, copy_artifact, flag_limits,
                     limit_notes, record_for, watch)
 
 MOUNT = "/artifact"
