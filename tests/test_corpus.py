@@ -10,6 +10,7 @@ import json
 import jsonschema
 import pytest
 from conftest import corpus_cases, load_case
+from golden import check_golden
 
 from artifactcopilot.schemas import schema_for
 
@@ -43,6 +44,7 @@ def test_reviewer_matches_adjudication(case, review):
             for ev_id in c.evidence:
                 ev = next(e for e in report.evidence if e.id == ev_id)
                 assert (run_dir / ev.path).is_file()
+    check_golden(case.name, run_dir)
 
 
 def test_copied_results_are_flagged_not_reproduced(review):
