@@ -16,7 +16,7 @@ import yaml
 
 from artifactcopilot.acquire.paper import load_paper
 from artifactcopilot.repro.judges import execute, judge_method, judge_output, judge_submission, static_error
-from artifactcopilot.repro.tables import parse_tables
+from artifactcopilot.tables import parse_tables
 from artifactcopilot.sandbox.base import Limits
 from artifactcopilot.sandbox.local import LocalSandbox
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from artifactcopilot.repro.formatter import fill_heuristic, fill_with_model, format_table
-from artifactcopilot.repro.tables import best_match, obfuscate, parse_tables, render_markdown
+from artifactcopilot.tables import best_match, obfuscate, parse_tables, render_markdown
 
 PAPER = parse_tables("""
 Table 2: Results

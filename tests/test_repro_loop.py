@@ -12,7 +12,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from artifactcopilot.acquire.paper import load_paper
 from artifactcopilot.repro.loop import ReproConfig, documented_scripts, find_table, reproduce
-from artifactcopilot.repro.tables import obfuscate
+from artifactcopilot.tables import obfuscate
 from artifactcopilot.sandbox.base import Limits
 from artifactcopilot.sandbox.local import LocalSandbox
 

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from artifactcopilot.repro.tables import (
+from artifactcopilot.tables import (
     Table,
     best_match,
     compare_tables,

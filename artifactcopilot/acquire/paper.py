@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..errors import CopilotError
-from ..repro.tables import Table, parse_tables
+from ..tables import Table, parse_tables
 
 
 class PaperError(CopilotError):

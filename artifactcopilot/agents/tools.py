@@ -22,7 +22,7 @@ from ..evidence import EvidenceStore
 from ..interventions import Action, Classifier, default_classifier
 from ..models import CommandRecord, Evidence, EvidenceLevel, Intervention
 from ..readme import ReadmeAnalysis, analyze_readme, decode
-from ..repro.tables import Comparison, Table, best_match
+from ..tables import Comparison, Table, best_match
 from ..sandbox.base import Sandbox, Session
 
 MAX_READ = 2_000_000

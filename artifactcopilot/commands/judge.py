@@ -25,7 +25,7 @@ def _expected(path: Path, label: str | None):
     """The expected table: from a paper (by label) or a file holding the table."""
     from ..acquire.paper import load_paper
     from ..repro.loop import find_table
-    from ..repro.tables import parse_tables
+    from ..tables import parse_tables
 
     if path.suffix.lower() in (".pdf", ".tex") or path.is_dir():
         tables = load_paper(path).tables
@@ -50,7 +50,7 @@ def table_cmd(
 ) -> None:
     """Compare produced output with an expected table at the expected cells' printed precision."""
     from ..cli import fail
-    from ..repro.tables import best_match, render_markdown, reveal
+    from ..tables import best_match, render_markdown, reveal
 
     try:
         exp = _expected(expected, table)

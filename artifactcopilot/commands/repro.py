@@ -42,7 +42,7 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
     from ..acquire.download import acquire
     from ..acquire.paper import load_paper
     from ..repro.loop import ReproConfig, find_table, reproduce
-    from ..repro.tables import render_markdown
+    from ..tables import render_markdown
 
     doc = load_paper(paper)
     expected = find_table(doc.tables, table)

@@ -16,7 +16,7 @@ from ..sandbox.base import Sandbox
 from .formatter import format_table
 from .judges import judge_submission
 from .loop import Log, ReproConfig, ReproResult, outputs_text
-from .tables import Table, obfuscate, render_markdown
+from ..tables import Table, obfuscate, render_markdown
 
 PROMPT = Path(__file__).parent / "prompts" / "agent.md"
 MAX_TOOL_OUTPUT = 10_000

@@ -13,8 +13,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
-from .tables import Table, compare_tables, parse_number, parse_tables, render_markdown
-from .tables import _json_table, _kv_anywhere  # noqa: PLC2701 - same package: produced-table shapes
+from ..tables import Table, compare_tables, parse_number, parse_tables, render_markdown
+from ..tables import json_table, kv_anywhere
 
 PROMPT = Path(__file__).parent / "prompts" / "format.md"
 
@@ -91,9 +91,9 @@ def _by_row_label(obfuscated: Table, text: str) -> Table:
 
 
 def _candidates(text: str, obfuscated: Table) -> list[Table]:
-    found = parse_tables(text) + [_kv_anywhere(text), _by_row_label(obfuscated, text)]
+    found = parse_tables(text) + [kv_anywhere(text), _by_row_label(obfuscated, text)]
     if text.lstrip()[:1] in ("{", "["):
-        found.append(_json_table(text) or Table())
+        found.append(json_table(text) or Table())
     return [t for t in found if t.rows]
 
 

@@ -23,7 +23,7 @@ from ..sandbox.base import Sandbox, Session
 from .method import Method, MethodVerdict, judge_method, llm_opinion
 from .provenance import TRACE_DIR, RunProvenance, traced_run
 from .static import TEXT_SUFFIXES, analyze_script, readable_text
-from .tables import CellResult, Comparison, Table, best_match, obfuscate, render_markdown, reveal
+from ..tables import CellResult, Comparison, Table, best_match, obfuscate, render_markdown, reveal
 
 SCRIPT_DIR = ".repro"
 MAX_OUTPUT_FILE = 2_000_000

@@ -17,7 +17,7 @@ from ..readme import analyze_readme, decode
 from ..sandbox.base import Sandbox
 from .formatter import format_table
 from .judges import RunEvidence, Verdict, artifact_files, judge_submission
-from .tables import Table, obfuscate
+from ..tables import Table, obfuscate
 
 Log = Callable[[str], None]
 MAX_CANDIDATES = 4

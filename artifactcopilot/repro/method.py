@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from .provenance import RunProvenance
 from .static import CODE_SUFFIXES, RESULTS_LIKE, TEXT_SUFFIXES, StaticFindings, analyze_script, contains_table, readable_text
-from .tables import Table, parse_tables
+from ..tables import Table, parse_tables
 
 if TYPE_CHECKING:
     from .judges import RunEvidence

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from .tables import Table, best_match, parse_number, parse_tables
+from ..tables import Table, best_match, parse_number, parse_tables
 
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".md", ".json", ".jsonl", ".log", ".tex", ".out", ".dat", ".yaml", ".yml",
                  ".html", ".ipynb", ".pdf", ".rst", ".xml", "")

@@ -12,7 +12,7 @@ import time
 from ...models import EvidenceLevel, Flag, PhasePacket
 from ...repro.judges import MethodVerdict, RunEvidence, judge_method
 from ...repro.provenance import RunProvenance
-from ...repro.tables import Comparison, Table, parse_number
+from ...tables import Comparison, Table, parse_number
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
 from ..tools import ScopedTools

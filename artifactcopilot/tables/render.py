@@ -1,0 +1,42 @@
+"""What an agent may see of a table: obfuscated, partially revealed, rendered as Markdown."""
+from __future__ import annotations
+
+import re
+
+from .compare import Comparison, norm_label
+from .model import Table
+
+
+def obfuscate(table: Table) -> Table:
+    """Hide every digit of numeric cells, so an agent cannot copy the paper's numbers into its output."""
+    out = table.model_copy(deep=True)
+    for r, c in table.numeric_cells():
+        out.rows[r][c] = re.sub(r"\d", "?", out.rows[r][c])
+    return out
+
+
+def reveal(expected: Table, comparison: Comparison) -> Table:
+    """The obfuscated table with the cells already reproduced shown in clear."""
+    out = obfuscate(expected)
+    positions = expected.numeric_cells()
+    if len(positions) == len(comparison.cells):  # cells were produced in numeric_cells() order
+        pairs = zip(positions, comparison.cells)
+    else:
+        head = lambda c: norm_label(expected.header[c]) if c < len(expected.header) else ""  # noqa: E731
+        pairs = ((p, cell) for cell in comparison.cells for p in positions
+                 if expected.rows[p[0]][0] == cell.row and head(p[1]) == norm_label(cell.column))
+    for (r, c), cell in pairs:
+        if cell.matched and expected.rows[r][c] == cell.expected:
+            out.rows[r][c] = expected.rows[r][c]
+    return out
+
+
+def render_markdown(table: Table) -> str:
+    width = max([len(table.header)] + [len(r) for r in table.rows] + [1])
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    line = lambda r: "| " + " | ".join(esc(c) for c in list(r) + [""] * (width - len(r))) + " |"  # noqa: E731
+    out = []
+    if table.label or table.caption:
+        out += [f"**{table.label}.** {table.caption}".strip() if table.label else table.caption, ""]
+    out += [line(table.header), "|" + "---|" * width] + [line(r) for r in table.rows]
+    return "\n".join(out)
