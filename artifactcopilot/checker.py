@@ -64,13 +64,14 @@ class PacketChecker:
                 reasons.append(f"contract: packet cites no '{kind}' evidence")
         if skill.contract.score and packet.score is None:
             reasons.append("contract: a dimension score is required")
-        if packet.phase == "gate" and set(packet.gate) != {"GC1", "GC2", "GC3"}:
-            reasons.append("contract: the gate packet must decide GC1, GC2 and GC3")
+        reg = self.rubric.registry
+        if packet.phase == reg.gate_phase and set(packet.gate) != set(reg.gate_checks):
+            reasons.append(f"contract: the gate packet must decide {', '.join(reg.gate_checks)}")
         return reasons
 
     def _consistency(self, packet: PhasePacket) -> list[str]:
         reasons = []
-        if packet.phase == "gate":
+        if packet.phase == self.rubric.registry.gate_phase:
             for gc, passed in packet.gate.items():
                 it = packet.item(gc)
                 if it is None or (it.status == "satisfied") != passed:
@@ -101,12 +102,13 @@ class PacketChecker:
         """After the last allowed attempt: commit at the score the evidence supports, flagged."""
         update: dict = {"flags": packet.flags + [Flag(severity="high", code="checker-downgrade", phase=packet.phase,
                                                        message="; ".join(reasons)[:500])]}
-        if packet.phase != "gate" and packet.score is not None:
+        gate_phase, checks = self.rubric.registry.gate_phase, self.rubric.registry.gate_checks
+        if packet.phase != gate_phase and packet.score is not None:
             ceiling, _ = supported_score(packet.phase, packet.checklist, packet.evidence_level,
                                          self.store.interventions(), self.rubric)
             update["score"] = min(packet.score, ceiling, key=lambda s: s.rank)
-        if packet.phase == "gate":
-            update["gate"] = {gc: bool(packet.item(gc) and packet.item(gc).status == "satisfied") for gc in ("GC1", "GC2", "GC3")}
+        if packet.phase == gate_phase:
+            update["gate"] = {gc: bool((it := packet.item(gc)) and it.status == "satisfied") for gc in checks}
         known = [e for e in packet.evidence if self.store.verify(e) is None]
         update["evidence"] = known
         update["checklist"] = [c.model_copy(update={"evidence": [e for e in c.evidence if self.store.verify(e) is None]})

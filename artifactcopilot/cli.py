@@ -18,8 +18,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation.")
 err = Console(stderr=True, highlight=False)
-PHASE_TITLES = {"gate": "Availability gate", "D1": "D1 documentation", "D2": "D2 environment", "D3": "D3 execution",
-                "D4": "D4 claim support", "D5": "D5 reusability", "report": "Report"}
 
 
 def _version(value: bool) -> None:
@@ -113,7 +111,9 @@ def review(
     def progress(phase: str, event: str, detail: str) -> None:
         if quiet:
             return
-        title = PHASE_TITLES.get(phase, phase)
+        from .phases import registry
+
+        title = registry().title(phase)
         if event == "committed":
             err.print(f"[green]✓[/] {title}" + (f"  [bold]{detail}[/]" if detail else ""))
         elif event == "rejected":

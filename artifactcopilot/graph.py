@@ -22,7 +22,7 @@ from .agents.tools import ScopedTools, Tools
 from .checker import PacketChecker
 from .evidence import EvidenceStore, atomic_write
 from .faults import crash_point
-from .models import PHASES, EvidenceLevel, Flag, PhasePacket
+from .models import EvidenceLevel, Flag, PhasePacket
 from .rubric import Rubric
 from .skills import Skill
 
@@ -64,11 +64,6 @@ class Runtime:
     progress: Progress = field(default=lambda phase, event, detail: None)
 
 
-def next_phase(phase: str) -> str:
-    i = PHASES.index(phase)
-    return PHASES[i + 1] if i + 1 < len(PHASES) else "report"
-
-
 def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
     """Pure router: retry a rejected packet, stop early on a failed gate, else go on."""
     if state.get("verdict") == "retry":
@@ -78,11 +73,11 @@ def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
     return "next"
 
 
-def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int) -> PhasePacket:
+def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int, gate_checks: tuple[str, ...] = ()) -> PhasePacket:
     """An internal error still yields a committed, flagged result; nothing is inferred from it."""
     ev = store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
                    f"internal error in {phase}: {exc}", EvidenceLevel.E0)
-    return PhasePacket(phase=phase, gate={"GC1": False, "GC2": False, "GC3": False} if phase == "gate" else {},
+    return PhasePacket(phase=phase, gate=dict.fromkeys(gate_checks, False),
                        evidence=[ev.id], summary=f"The phase failed with an internal error: {exc}", attempt=attempt,
                        flags=[Flag(severity="high", code="phase-error", phase=phase,
                                    message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")])
@@ -105,7 +100,8 @@ def make_phase_node(phase: str, rt: Runtime):
         try:
             packet = rt.agent.run(skill, ctx, ScopedTools(rt.tools, phase, skill.tool_scope))
         except Exception as exc:  # noqa: BLE001 - any failure becomes a flagged phase result
-            packet, error = _error_packet(phase, exc, rt.store, attempt), True
+            gate_checks = rt.rubric.registry.gate_checks if phase == rt.rubric.registry.gate_phase else ()
+            packet, error = _error_packet(phase, exc, rt.store, attempt, gate_checks), True
         # Working memory: every attempt is kept for audit but never cited by the report.
         atomic_write(rt.store.working(phase) / f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
         attempts[phase] = attempt
@@ -134,7 +130,7 @@ def make_check_node(phase: str, rt: Runtime):
         crash_point(f"commit:{phase}")  # after the packet lands, before the checkpoint records it
         rt.progress(phase, "committed", packet.score.value if packet.score else "")
         update: dict = {"verdict": "commit", "feedback": [], "pending": None, "committed": [phase]}
-        if phase == "gate":
+        if phase == rt.rubric.registry.gate_phase:
             update["gate_passed"] = bool(packet.gate) and all(packet.gate.values())
         return update
 
@@ -151,13 +147,14 @@ def make_report_node(rt: Runtime):
 
 def build_graph(rt: Runtime, checkpointer=None):
     graph = StateGraph(ReviewState, input_schema=ReviewInput)
-    for phase in PHASES:
+    reg = rt.rubric.registry
+    for phase in reg.phase_ids:
         graph.add_node(phase, make_phase_node(phase, rt))
         graph.add_node(f"check_{phase}", make_check_node(phase, rt))
         graph.add_edge(phase, f"check_{phase}")
         graph.add_conditional_edges(f"check_{phase}", route_after_check,
-                                    {"retry": phase, "next": next_phase(phase), "report": "report"})
+                                    {"retry": phase, "next": reg.next_phase(phase), "report": "report"})
     graph.add_node("report", make_report_node(rt))
-    graph.add_edge(START, PHASES[0])
+    graph.add_edge(START, reg.phase_ids[0])
     graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)

@@ -11,10 +11,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PHASES: tuple[str, ...] = ("gate", "D1", "D2", "D3", "D4", "D5")
-DIMENSIONS: tuple[str, ...] = ("D1", "D2", "D3", "D4", "D5")
-GATE_CHECKS: tuple[str, ...] = ("GC1", "GC2", "GC3")
-BADGES: tuple[str, ...] = ("none", "available", "functional", "reusable")
+from .phases import registry
+
+
+BadgeName = Literal.__getitem__(registry().tiers)  # type: ignore[attr-defined]
+"""A rung of the badge ladder: 'none' and the tiers of rubric/badges.yaml, as a Literal type."""
+ScoreName = Literal["R", "WR", "WA", "A"]
 
 
 def utcnow() -> str:
@@ -206,7 +208,7 @@ class Report(Strict):
     agent: str
     sandbox: str
     status: Literal["complete", "incomplete"] = "complete"
-    badge: Literal["none", "available", "functional", "reusable"]
+    badge: BadgeName  # type: ignore[valid-type]
     badges: dict[str, bool] = Field(description="available, functional, reusable, reproduced.")
     gate: dict[str, GateResult]
     dimensions: dict[str, DimensionResult]

@@ -15,7 +15,8 @@ from typing import Any
 import yaml
 
 from .errors import RubricError
-from .models import DIMENSIONS, EvidenceLevel, InterventionLevel, Score
+from .models import EvidenceLevel, InterventionLevel, Score
+from .phases import Registry, load_registry
 from .resources import data_dir
 
 FACT_TYPES = {"bool", "score", "intervention", "evidence", "number", "text"}
@@ -68,13 +69,19 @@ class CrossCheck:
 
 @dataclass
 class Rubric:
+    registry: Registry
+    """Phases, dimensions, gate checks and badges (rubric/phases.yaml and friends)."""
     gate: dict[str, dict[str, str]]
     gc3: dict[str, int]
     dimensions: dict[str, Dimension]
     levels: dict[str, dict[str, str]]
     facts: dict[str, str]  # fact name -> type
+    fact_evidence: dict[str, str]
+    """Packet-computed facts: fact name -> the packet fact key that lists its evidence ids."""
     badges: list[BadgeRule]
     crosschecks: list[CrossCheck]
+    advice: dict[str, str] = field(default_factory=dict)
+    """fact -> what authors could do when a badge condition on it fails (advice.yaml)."""
 
     def item_text(self, item_id: str) -> str:
         """Human text for any checklist item id (GC*, RW*, D*.x)."""
@@ -138,19 +145,33 @@ def _level_rule(spec: dict, facts: dict[str, str], where: str) -> LevelRule:
     return rule
 
 
+def _generic_facts(registry: Registry) -> dict[str, str]:
+    """Facts every review computes the same way for each gate check, dimension and badge."""
+    facts = {f"gate.{gc}": "bool" for gc in registry.gate_checks}
+    for dim in registry.dimensions:
+        facts[f"{dim}.score"] = "score"
+        facts[f"{dim}.evidence_level"] = "evidence"
+    facts.update({f"badge.{b}": "bool" for b in registry.badges})
+    facts.update({"evidence_level": "evidence", "max_intervention": "intervention"})
+    return facts
+
+
 def load_rubric(folder: Path | None = None) -> Rubric:
     folder = folder or data_dir("rubric")
+    registry = load_registry(folder)
     gate_doc = _read(folder, "gate.yaml")
     dims_doc = _read(folder, "dimensions.yaml")
-    facts_doc = _read(folder, "facts.yaml")
-    facts: dict[str, str] = {}
+    facts_doc = _read(folder, "facts.yaml") or {}
+    facts, fact_evidence = _generic_facts(registry), {}
     for name, spec in facts_doc.items():
         kind = spec.get("type") if isinstance(spec, dict) else None
         if kind not in FACT_TYPES:
             raise RubricError(f"facts.yaml: fact '{name}' has unknown type '{kind}'")
+        if name in facts and facts[name] != kind:
+            raise RubricError(f"facts.yaml: fact '{name}' is computed for every review as a {facts[name]}, not a {kind}")
         facts[name] = kind
-    if set(dims_doc) != set(DIMENSIONS):
-        raise RubricError(f"dimensions.yaml must define exactly {', '.join(DIMENSIONS)}")
+        if spec.get("evidence"):
+            fact_evidence[name] = str(spec["evidence"])
     for dim_id, spec in dims_doc.items():
         for item in spec["items"]:
             facts[item] = "bool"
@@ -167,16 +188,23 @@ def load_rubric(folder: Path | None = None) -> Rubric:
                   [parse_condition(c, facts, f"badges.yaml {bid}") for c in spec["all"]])
         for bid, spec in _read(folder, "badges.yaml").items()
     ]
-    if [b.id for b in badges] != ["available", "functional", "reusable", "reproduced"]:
-        raise RubricError("badges.yaml must define available, functional, reusable, reproduced in that order")
     crosschecks = [
         CrossCheck(c["code"], c["severity"], c["message"],
                    [parse_condition(x, facts, f"crosschecks.yaml {c['code']}") for x in c["if"]],
                    [parse_condition(x, facts, f"crosschecks.yaml {c['code']}") for x in c["then"]])
         for c in _read(folder, "crosschecks.yaml")
     ]
-    return Rubric(gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}), dimensions=dimensions,
-                  levels=_read(folder, "levels.yaml"), facts=facts, badges=badges, crosschecks=crosschecks)
+    return Rubric(registry=registry, fact_evidence=fact_evidence, gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}), dimensions=dimensions,
+                  levels=_read(folder, "levels.yaml"), facts=facts, badges=badges, crosschecks=crosschecks,
+                  advice=_advice(folder, facts))
+
+
+def _advice(folder: Path, facts: dict[str, str]) -> dict[str, str]:
+    doc = _read(folder, "advice.yaml") if (folder / "advice.yaml").exists() else {}
+    unknown = [f for f in (doc or {}) if f not in facts]
+    if unknown:
+        raise RubricError(f"advice.yaml: unknown facts {', '.join(unknown)}")
+    return {str(k): str(v) for k, v in (doc or {}).items()}
 
 
 @lru_cache(maxsize=1)

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RubricError
-from .models import (DIMENSIONS, EvidenceLevel, Flag, Intervention, InterventionLevel, PhasePacket,
-                     Score, TraceStep)
+from .models import EvidenceLevel, Flag, Intervention, InterventionLevel, PhasePacket, Score, TraceStep
 from .rubric import Condition, LevelRule, Rubric
 
 _OPS = {"==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
@@ -81,7 +80,7 @@ def derive_badges(facts: Facts, rubric: Rubric) -> BadgeDecision:
         trace += steps
         badges[rule.id] = all(s.result for s in steps)
         facts[f"badge.{rule.id}"] = Fact(badges[rule.id], sorted({e for s in steps for e in s.evidence}))
-    badge = next((b for b in ("reusable", "functional", "available") if badges[b]), "none")
+    badge = next((b for b in reversed(rubric.registry.tiers) if badges.get(b)), "none")
     return BadgeDecision(badges=badges, badge=badge, trace=trace)
 
 
@@ -102,15 +101,16 @@ def run_crosschecks(facts: Facts, badges: dict[str, bool], rubric: Rubric) -> tu
     return flags, trace
 
 
-def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Intervention]) -> Facts:
+def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Intervention], rubric: Rubric) -> Facts:
     """Turn committed packets and the ledger into rule facts. Missing phases give no facts."""
+    reg = rubric.registry
     facts: Facts = {}
-    gate = packets.get("gate")
+    gate = packets.get(reg.gate_phase)
     if gate:
-        for gc in ("GC1", "GC2", "GC3"):
+        for gc in reg.gate_checks:
             item = gate.item(gc)
             facts[f"gate.{gc}"] = Fact(gate.gate.get(gc), item.evidence if item else [])
-    for dim in DIMENSIONS:
+    for dim in reg.dimensions:
         packet = packets.get(dim)
         if not packet:
             continue
@@ -119,17 +119,14 @@ def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Inte
         for item in packet.checklist:
             if item.status != "not_applicable":
                 facts[item.item] = Fact(item.status == "satisfied", list(item.evidence))
-    d4, d5 = packets.get("D4"), packets.get("D5")
-    if d5:
-        item = d5.item("D5.transfer_validated")
-        facts["D5.transfer_validated"] = Fact(bool(item and item.status == "satisfied"), item.evidence if item else [])
-    if d4:
-        facts["D4.table_reproduced"] = Fact(bool(d4.facts.get("table_reproduced")), list(d4.facts.get("reproduction_evidence", [])))
-        facts["D4.copied_results"] = Fact(bool(d4.facts.get("copied_results")), list(d4.facts.get("reproduction_evidence", [])))
-    levels = [p.evidence_level for d, p in packets.items() if d in ("D3", "D4")]
+    for name in rubric.fact_evidence.keys() | {n for n in rubric.facts if "." in n}:
+        computed = _packet_fact(name, packets, rubric)
+        if computed is not None:
+            facts[name] = computed
+    levels = [p.evidence_level for d, p in packets.items() if d in reg.workflow_phases]
     if levels:
         top = max(levels, key=lambda lv: lv.rank)
-        cited = dict.fromkeys(e for d in ("D3", "D4") if d in packets for e in packets[d].evidence)
+        cited = dict.fromkeys(e for d in reg.workflow_phases if d in packets for e in packets[d].evidence)
         facts["evidence_level"] = Fact(top, list(cited))
     if gate:  # the ledger is only meaningful once the review started
         top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
@@ -137,14 +134,34 @@ def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Inte
     return facts
 
 
-def confidence(packets: dict[str, PhasePacket], interventions: list[Intervention], flags: list[Flag]) -> float:
+def _packet_fact(name: str, packets: dict[str, PhasePacket], rubric: Rubric) -> Fact | None:
+    """A fact a phase computes (facts.yaml): its checklist item of that name, else its packet fact of that key."""
+    phase, _, key = name.partition(".")
+    packet = packets.get(phase)
+    if packet is None or phase not in rubric.registry.dimensions or key in ("score", "evidence_level"):
+        return None
+    item = packet.item(name)
+    if item is not None:
+        return Fact(item.status == "satisfied", list(item.evidence))
+    if name in rubric.fact_evidence:
+        return Fact(bool(packet.facts.get(key)), list(packet.facts.get(rubric.fact_evidence[name], [])))
+    if rubric.facts.get(name) == "bool" and name not in _checklist_items(rubric):
+        return Fact(bool(packet.facts.get(key)), [])
+    return None
+
+
+def _checklist_items(rubric: Rubric) -> set[str]:
+    return {i for d in rubric.dimensions.values() for i in d.items}
+
+
+def confidence(packets: dict[str, PhasePacket], interventions: list[Intervention], flags: list[Flag], rubric: Rubric) -> float:
     """Reviewer-facing confidence cue from evidence completeness and intervention burden.
 
     It never affects a badge. Starts at 1.0; loses weight for phases without a packet, for
     phases whose packet had to be downgraded, for intervention burden and for flags.
     """
-    gate = packets.get("gate")
-    expected = 1 if gate and not all(gate.gate.values()) else 6  # a failed gate ends the review early
+    gate = packets.get(rubric.registry.gate_phase)
+    expected = 1 if gate and not all(gate.gate.values()) else len(rubric.registry.phases)  # a failed gate ends early
     completeness = min(1.0, len(packets) / expected)
     value = 0.4 + 0.6 * completeness
     top = max((i.level.rank for i in interventions), default=0)

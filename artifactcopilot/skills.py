@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from .errors import RubricError
+from .phases import registry
 from .resources import data_dir
 
 
@@ -59,7 +60,7 @@ def load_skills(folder: Path | None = None) -> dict[str, Skill]:
     for path in sorted(folder.glob("*.md")):
         skill = parse_skill(path.read_text(encoding="utf-8"), path.name)
         skills[skill.phase] = skill
-    missing = {"gate", "D1", "D2", "D3", "D4", "D5", "report"} - set(skills)
+    missing = {*registry().phase_ids, "report"} - set(skills)
     if missing:
         raise RubricError(f"skills missing for phases: {', '.join(sorted(missing))}")
     return skills

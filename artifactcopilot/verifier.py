@@ -115,9 +115,9 @@ def ground(packet: PhasePacket, store: EvidenceStore, rubric) -> PhasePacket:
     if facts.get("transfer_validated") and not g.runs("transfer"):
         facts["transfer_validated"] = False
     update: dict = {"checklist": checklist, "evidence_level": level, "facts": facts}
-    if packet.phase == "gate":
+    if packet.phase == rubric.registry.gate_phase:
         update["gate"] = {gc: bool((it := next((c for c in checklist if c.item == gc), None)) and it.status == "satisfied")
-                          for gc in ("GC1", "GC2", "GC3")}
+                          for gc in rubric.registry.gate_checks}
     elif packet.score is not None:
         ceiling, _ = supported_score(packet.phase, checklist, level, store.interventions(), rubric)
         update["score"] = min(packet.score, ceiling, key=lambda s: s.rank)

@@ -149,7 +149,7 @@ class LLMReviewAgent:
                     message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}" + (f" ({reason or self._down})" if limit == "unavailable" else "")
                     + "; committed with the evidence collected so far and nothing claimed")
         packet = PhasePacket(phase=phase, score=Score.R if skill.contract.score else None,
-                             gate={gc: False for gc in ("GC1", "GC2", "GC3")} if phase == "gate" else {},
+                             gate=dict.fromkeys(context.rubric.registry.gate_checks, False) if phase == context.rubric.registry.gate_phase else {},
                              checklist=checklist, evidence=ids, evidence_level=EvidenceLevel.E0, attempt=context.attempt,
                              interventions=[i.id for i in store.interventions() if i.phase == phase],
                              summary=f"Not established: the agent {LIMIT_TEXT[limit]}.", flags=[flag])

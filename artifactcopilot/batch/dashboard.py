@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from ..models import BADGES, DIMENSIONS
-from .summary_md import DIMENSION_TITLES, pct
+from ..phases import registry
+from .summary_md import dimension_title, pct
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 _CSS = """
@@ -49,7 +49,7 @@ _SCRIPT = """
 })();
 """
 COLUMNS = [("attention", "Needs a human", "num"), ("id", "Artifact", "text"), ("predicted", "Predicted", "num"),
-           ("human", "Human", "num"), ("agree", "Agrees", "text")] + [(d.lower(), d, "num") for d in DIMENSIONS] + [
+           ("human", "Human", "num"), ("agree", "Agrees", "text")] + [(d.lower(), d, "num") for d in registry().dimensions] + [
            ("confidence", "Confidence", "num"), ("flags", "Flags", "num"), ("cost", "Cost (USD)", "num"),
            ("time", "Time (s)", "num"), ("status", "Status", "text"), ("report", "Report", "text")]
 _SCORE_RANK = {"R": 0, "WR": 1, "WA": 2, "A": 3}
@@ -64,10 +64,10 @@ def _row(a: dict) -> str:
     agree = "" if not (a["human"] and a["predicted"]) else ("yes" if a["human"] == a["predicted"] else "no")
     cells = [_td(escape("; ".join(a["attention"])) or '<span class="small">–</span>', a["priority"]),
              _td(escape(a["id"]), a["id"]),
-             _td(escape(a["predicted"] or "–"), BADGES.index(a["predicted"]) if a["predicted"] else -1),
-             _td(escape(a["human"] or "–"), BADGES.index(a["human"]) if a["human"] else -1),
+             _td(escape(a["predicted"] or "–"), registry().tiers.index(a["predicted"]) if a["predicted"] else -1),
+             _td(escape(a["human"] or "–"), registry().tiers.index(a["human"]) if a["human"] else -1),
              _td(agree or "–", agree, f"agree-{agree}" if agree else "")]
-    for d in DIMENSIONS:
+    for d in registry().dimensions:
         got, want = a["dimensions"].get(d), a["human_dimensions"].get(d)
         text = escape(got or "–") + (f' <span class="small">/ {escape(want)}</span>' if want else "")
         cells.append(_td(text, _SCORE_RANK.get(got, -1), "dim agree-no" if want and got != want else "dim"))
@@ -85,13 +85,13 @@ def _row(a: dict) -> str:
 
 def confusion_svg(confusion: dict, labelled: int) -> str:
     size, left, top = 62, 92, 56
-    width, height = left + size * len(BADGES) + 10, top + size * len(BADGES) + 30
+    width, height = left + size * len(registry().tiers) + 10, top + size * len(registry().tiers) + 30
     parts = [f'<svg id="confusion" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
              f'aria-label="Confusion matrix, human badge by predicted badge">',
              f'<text x="{left}" y="16" font-size="13" font-weight="600">Confusion matrix</text>',
              f'<text x="{left}" y="36" font-size="11" fill="#555">predicted →</text>']
     peak = max((c for row in confusion["matrix"] for c in row), default=0) or 1
-    for j, label in enumerate(BADGES):
+    for j, label in enumerate(registry().tiers):
         parts.append(f'<text x="{left + j * size + size / 2}" y="{top - 6}" font-size="11" text-anchor="middle">{label}</text>')
     for i, (label, row) in enumerate(zip(confusion["labels"], confusion["matrix"])):
         y = top + i * size
@@ -100,7 +100,7 @@ def confusion_svg(confusion: dict, labelled: int) -> str:
             hue = 130 if i == j else 8
             light = 96 - int(46 * count / peak) if count else 98
             parts.append(f'<rect x="{left + j * size}" y="{y}" width="{size}" height="{size}" fill="hsl({hue},60%,{light}%)" stroke="#bbb">'
-                         f'<title>human {label}, predicted {BADGES[j]}: {count}</title></rect>'
+                         f'<title>human {label}, predicted {registry().tiers[j]}: {count}</title></rect>'
                          f'<text x="{left + j * size + size / 2}" y="{y + size / 2 + 5}" font-size="14" text-anchor="middle">{count}</text>')
     parts.append(f'<text x="4" y="{height - 8}" font-size="11" fill="#555">rows: human badge'
                  f'{"" if labelled else " (no human badges given)"}</text></svg>')
@@ -109,19 +109,19 @@ def confusion_svg(confusion: dict, labelled: int) -> str:
 
 def dimensions_svg(dimensions: dict) -> str:
     bar, gap, height, base = 18, 22, 160, 190
-    width = 60 + len(DIMENSIONS) * (2 * bar + gap) + 150
+    width = 60 + len(registry().dimensions) * (2 * bar + gap) + 150
     parts = [f'<svg id="dimension-agreement" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{base + 30}" role="img" '
              'aria-label="Per-dimension agreement">', '<text x="40" y="16" font-size="13" font-weight="600">Per-dimension agreement</text>']
     for tick in (0, 50, 100):
         y = base - height * tick / 100
         parts.append(f'<line x1="40" x2="{width - 150}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="34" y="{y + 4}" font-size="10" text-anchor="end">{tick}%</text>')
-    for k, dim in enumerate(DIMENSIONS):
+    for k, dim in enumerate(registry().dimensions):
         x = 50 + k * (2 * bar + gap)
         for m, (key, color) in enumerate((("accuracy", "#3b6fb6"), ("f1", "#e08a2c"))):
             value = dimensions[dim][key]
             h = 0 if value is None else height * value
             parts.append(f'<rect class="bar-{key}" data-dim="{dim}" x="{x + m * bar}" y="{base - h}" width="{bar - 2}" height="{h}" fill="{color}">'
-                         f'<title>{dim} {DIMENSION_TITLES[dim]} {key}: {pct(value)} (n={dimensions[dim]["n"]})</title></rect>')
+                         f'<title>{dim} {dimension_title(dim)} {key}: {pct(value)} (n={dimensions[dim]["n"]})</title></rect>')
         parts.append(f'<text x="{x + bar}" y="{base + 16}" font-size="11" text-anchor="middle">{dim}</text>')
     lx = width - 140
     parts.append(f'<rect x="{lx}" y="40" width="10" height="10" fill="#3b6fb6"/><text x="{lx + 14}" y="49" font-size="11">4-class accuracy</text>'

@@ -7,22 +7,21 @@ import csv
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Optional
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..errors import UsageError
-from ..models import BADGES
+from ..models import BadgeName, ScoreName
+from ..phases import registry
 from ..resources import data_dir
 
-ScoreName = Literal["R", "WR", "WA", "A"]
-BadgeName = Literal["none", "available", "functional", "reusable"]
 RESERVED_IDS = {"summary.json", "summary.md", "index.html", "batch.json"}
 MAX_REPORTED = 12
 
 
-class ManifestRow(BaseModel):
+class _Row(BaseModel):
     """One artifact of a batch (a CSV row or a JSON Lines object). Relative paths are relative to the manifest."""
 
     model_config = ConfigDict(extra="forbid", title="BatchManifestRow")
@@ -31,16 +30,20 @@ class ManifestRow(BaseModel):
     paper: str = Field(min_length=1, description="The paper: PDF, Markdown, LaTeX or text (path).")
     artifact: str = Field(min_length=1, description="The artifact: local directory or archive (must exist), or a URL.")
     human_badge: Optional[BadgeName] = Field(None, description="Adjudicated badge, when known.")
-    human_D1: Optional[ScoreName] = Field(None, description="Adjudicated D1 documentation score.")
-    human_D2: Optional[ScoreName] = Field(None, description="Adjudicated D2 environment score.")
-    human_D3: Optional[ScoreName] = Field(None, description="Adjudicated D3 execution score.")
-    human_D4: Optional[ScoreName] = Field(None, description="Adjudicated D4 claim-support score.")
-    human_D5: Optional[ScoreName] = Field(None, description="Adjudicated D5 reuse score.")
     timeout: Optional[float] = Field(None, gt=0, description="Time limit for one artifact command of this review (s); overrides --timeout.")
 
     @property
     def human_dimensions(self) -> dict[str, str | None]:
-        return {d: getattr(self, f"human_{d}") for d in ("D1", "D2", "D3", "D4", "D5")}
+        return {d: getattr(self, f"human_{d}", None) for d in registry().dimensions}
+
+
+def _human_columns() -> dict[str, Any]:
+    """One optional `human_<dimension>` column per dimension of the rubric."""
+    return {f"human_{p.id}": (Optional[ScoreName], Field(None, description=f"Adjudicated {p.id} {p.name.lower()} score."))
+            for p in registry().phases if p.kind == "dimension"}
+
+
+ManifestRow = create_model("ManifestRow", __base__=_Row, __doc__=_Row.__doc__, **_human_columns())
 
 
 class ManifestError(UsageError):
@@ -151,7 +154,7 @@ def load_manifest(path: Path) -> list[ManifestRow]:
             if problem.validator == "additionalProperties":
                 errors.append(f"line {number}: unknown column(s) {problem.message.split('(')[-1].rstrip(')')}")
             elif where == "human_badge":
-                errors.append(f"line {number}: unknown badge '{row[where]}' (use {', '.join(BADGES)})")
+                errors.append(f"line {number}: unknown badge '{row[where]}' (use {', '.join(registry().tiers)})")
             elif where.startswith("human_D"):
                 errors.append(f"line {number}: {where}: unknown score '{row[where]}' (use R, WR, WA, A)")
             else:

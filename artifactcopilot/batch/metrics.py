@@ -17,9 +17,7 @@ from collections import Counter
 from statistics import mean
 from typing import Iterable, Sequence
 
-from ..models import BADGES, DIMENSIONS
-
-GATES = ("available", "functional", "reusable")
+from ..phases import registry
 POSITIVE_SCORES = {"WA", "A"}
 
 
@@ -45,13 +43,15 @@ def binary(pairs: Sequence[tuple[bool, bool]]) -> dict:
 
 
 def at_least(badge: str, gate: str) -> bool:
-    return BADGES.index(badge) >= BADGES.index(gate)
+    tiers = registry().tiers
+    return tiers.index(badge) >= tiers.index(gate)
 
 
 def confusion(pairs: Sequence[tuple[str, str]]) -> dict:
     """Rows are the human badge, columns the predicted one, in badge order."""
     counts = Counter(pairs)
-    return {"labels": list(BADGES), "matrix": [[counts[(p, h)] for p in BADGES] for h in BADGES]}
+    tiers = registry().tiers
+    return {"labels": list(tiers), "matrix": [[counts[(p, h)] for p in tiers] for h in tiers]}
 
 
 def badge_metrics(pairs: Sequence[tuple[str, str]]) -> dict:
@@ -59,7 +59,7 @@ def badge_metrics(pairs: Sequence[tuple[str, str]]) -> dict:
     if not pairs:
         return {"n": 0, "exact_match": None, "macro_precision": None, "macro_recall": None, "macro_f1": None,
                 "per_class": {}, "confusion": confusion([])}
-    classes = [b for b in BADGES if any(b in pair for pair in pairs)]
+    classes = [b for b in registry().tiers if any(b in pair for pair in pairs)]
     per_class = {}
     for cls in classes:
         stats = binary([(p == cls, h == cls) for p, h in pairs])
@@ -73,18 +73,19 @@ def badge_metrics(pairs: Sequence[tuple[str, str]]) -> dict:
 
 
 def gate_metrics(pairs: Sequence[tuple[str, str]]) -> dict:
-    return {g: binary([(at_least(p, g), at_least(h, g)) for p, h in pairs]) for g in GATES}
+    return {g: binary([(at_least(p, g), at_least(h, g)) for p, h in pairs]) for g in registry().tiers[1:]}
 
 
 def dimension_metrics(pairs: dict[str, Sequence[tuple[str | None, str | None]]]) -> dict:
     """Per dimension: four-class accuracy and binarised (WA/A positive) precision/recall/F1; plus their mean."""
     out = {}
-    for dim in DIMENSIONS:
+    dims = registry().dimensions
+    for dim in dims:
         scored = [(p, h) for p, h in pairs.get(dim, ()) if p is not None or h is not None]
         stats = binary([(p in POSITIVE_SCORES, h in POSITIVE_SCORES) for p, h in scored])
         out[dim] = {"n": len(scored), "accuracy": _ratio(sum(p == h for p, h in scored), len(scored)),
                     "precision": stats["precision"], "recall": stats["recall"], "f1": stats["f1"]}
-    out["mean"] = {k: _mean(out[d][k] for d in DIMENSIONS) for k in ("accuracy", "precision", "recall", "f1")}
+    out["mean"] = {k: _mean(out[d][k] for d in dims) for k in ("accuracy", "precision", "recall", "f1")}
     return out
 
 
@@ -135,4 +136,4 @@ def majority_badge(badges: Sequence[str]) -> str | None:
         return None
     counts = Counter(badges)
     top = max(counts.values())
-    return min((b for b, c in counts.items() if c == top), key=BADGES.index)
+    return min((b for b, c in counts.items() if c == top), key=registry().tiers.index)

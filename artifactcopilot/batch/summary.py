@@ -9,7 +9,8 @@ import jsonschema
 
 from .. import __version__
 from ..evidence import atomic_write
-from ..models import DIMENSIONS, utcnow
+from ..models import utcnow
+from ..phases import registry
 from ..resources import data_dir
 from . import metrics
 from .manifest import ManifestRow
@@ -71,14 +72,14 @@ def _dimension_labelled(entry: ManifestRow) -> bool:
 
 
 def _run_metrics(entries: list[ManifestRow], outcomes: dict[str, list[dict | None]], run: int) -> dict:
-    pairs, dims = [], {d: [] for d in DIMENSIONS}
+    pairs, dims = [], {d: [] for d in registry().dimensions}
     for entry in entries:
         outcome = outcomes[entry.id][run - 1]
         if not entry.human_badge or not outcome or outcome.get("status") != "ok":
             continue
         pairs.append((outcome["badge"], entry.human_badge))
         if _dimension_labelled(entry):
-            for d in DIMENSIONS:
+            for d in registry().dimensions:
                 dims[d].append((outcome["dimensions"].get(d), entry.human_dimensions[d]))
     badge = metrics.badge_metrics(pairs)
     return {**badge, "gate": metrics.gate_metrics(pairs), "dimensions": metrics.dimension_metrics(dims)}

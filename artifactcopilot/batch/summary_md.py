@@ -1,11 +1,11 @@
 """summary.md: the agreement tables in the layout of the paper's Tables III and V."""
 from __future__ import annotations
 
-from ..models import BADGES, DIMENSIONS
+from ..phases import registry
 
-DIMENSION_TITLES = {"D1": "Documentation quality", "D2": "Environment reconstruction", "D3": "Workflow executability",
-                    "D4": "Claim support", "D5": "Reusability"}
-GATE_TITLES = {"available": "GC1–GC3 pass", "functional": "≥Available + D2–D4 ≥ WA", "reusable": "≥Functional + D1, D5 ≥ WA"}
+
+def dimension_title(dim: str) -> str:
+    return registry().spec(dim).name
 
 
 def pct(value) -> str:
@@ -28,17 +28,17 @@ def render_summary_md(s: dict) -> str:
               "| Layer | Item | Description | Acc. | Prec. | Rec. | F1 |", "|---|---|---|---|---|---|---|",
               f"| Badge | Exact match | Four-level badge | {pct(s['exact_match'])} | {pct(s['macro_precision'])} | "
               f"{pct(s['macro_recall'])} | {pct(s['macro_f1'])} |"]
-    for gate, title in GATE_TITLES.items():
+    for gate, title in ((b, registry().badge_rule(b)) for b in registry().tiers[1:]):
         g = s["gate"][gate]
         lines.append(f"| Gate | {gate.capitalize()} | {title} | {pct(g['accuracy'])} | {pct(g['precision'])} | {pct(g['recall'])} | {pct(g['f1'])} |")
-    for dim in DIMENSIONS:
+    for dim in registry().dimensions:
         d = s["dimensions"][dim]
-        lines.append(f"| Dimension | {dim} | {DIMENSION_TITLES[dim]} (n={d['n']}) | {pct(d['accuracy'])} | {pct(d['precision'])} | {pct(d['recall'])} | {pct(d['f1'])} |")
+        lines.append(f"| Dimension | {dim} | {dimension_title(dim)} (n={d['n']}) | {pct(d['accuracy'])} | {pct(d['precision'])} | {pct(d['recall'])} | {pct(d['f1'])} |")
     m = s["dimensions"]["mean"]
-    lines += [f"| Dimension | Mean | over D1–D5 | {pct(m['accuracy'])} | {pct(m['precision'])} | {pct(m['recall'])} | {pct(m['f1'])} |", "",
+    lines += [f"| Dimension | Mean | over {registry().dimension_span()} | {pct(m['accuracy'])} | {pct(m['precision'])} | {pct(m['recall'])} | {pct(m['f1'])} |", "",
               "Gate accuracy for Functional is the artifact-level binary separator; dimension precision/recall/F1 count WA/A as positive.", ""]
-    lines += ["## Confusion matrix (rows: human, columns: predicted)", "", "| human \\ predicted | " + " | ".join(BADGES) + " |",
-              "|---|" + "---|" * len(BADGES)]
+    lines += ["## Confusion matrix (rows: human, columns: predicted)", "", "| human \\ predicted | " + " | ".join(registry().tiers) + " |",
+              "|---|" + "---|" * len(registry().tiers)]
     for label, row in zip(s["confusion"]["labels"], s["confusion"]["matrix"]):
         lines.append(f"| {label} | " + " | ".join(str(c) for c in row) + " |")
     lines.append("")
@@ -58,9 +58,9 @@ def render_summary_md(s: dict) -> str:
         lines += [f"| {_cell(f['id'])} | {f['run']} | {f['kind']} | {_cell(f['message'][:200])} |" for f in s["failures"]]
         lines.append("")
     lines += ["## Artifacts (those needing a human first)", "",
-              "| Artifact | Predicted | Human | D1–D5 | Confidence | Needs a human because | Report |", "|---|---|---|---|---|---|---|"]
+              f"| Artifact | Predicted | Human | {registry().dimension_span()} | Confidence | Needs a human because | Report |", "|---|---|---|---|---|---|---|"]
     for a in s["artifacts"]:
-        dims = " ".join(a["dimensions"].get(d) or "–" for d in DIMENSIONS) if a["dimensions"] else "–"
+        dims = " ".join(a["dimensions"].get(d) or "–" for d in registry().dimensions) if a["dimensions"] else "–"
         conf = "–" if a["confidence"] is None else f"{a['confidence']:.2f}"
         report = f"[report]({a['report']})" if a["report"] else "–"
         lines.append(f"| {_cell(a['id'])} | {a['predicted'] or a['status']} | {a['human'] or '–'} | {dims} | {conf} | "

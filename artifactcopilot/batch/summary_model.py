@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-BadgeName = Literal["none", "available", "functional", "reusable"]
+from ..models import BadgeName
+from ..phases import registry
 
 
 class _Open(BaseModel):
@@ -43,25 +44,20 @@ class Dimension(_Open):
 
 
 class DimensionMean(_Open):
-    accuracy: Optional[float] = Field(description="Mean four-class accuracy over D1–D5.")
-    precision: Optional[float] = Field(description="Mean binarised precision over D1–D5.")
-    recall: Optional[float] = Field(description="Mean binarised recall over D1–D5.")
-    f1: Optional[float] = Field(description="Mean binarised F1 over D1–D5.")
+    accuracy: Optional[float] = Field(description="Mean four-class accuracy over all dimensions.")
+    precision: Optional[float] = Field(description="Mean binarised precision over all dimensions.")
+    recall: Optional[float] = Field(description="Mean binarised recall over all dimensions.")
+    f1: Optional[float] = Field(description="Mean binarised F1 over all dimensions.")
 
 
-class Dimensions(_Open):
-    D1: Dimension
-    D2: Dimension
-    D3: Dimension
-    D4: Dimension
-    D5: Dimension
-    mean: DimensionMean
+# One field per dimension of the rubric, then their mean.
+Dimensions = create_model("Dimensions", __base__=_Open, **{d: (Dimension, ...) for d in registry().dimensions},
+                          mean=(DimensionMean, ...))
 
 
-class Gates(_Open):
-    available: Binary = Field(description="GC1–GC3 pass.")
-    functional: Binary = Field(description="At least Available and D2–D4 ≥ WA (the Functional binary separator).")
-    reusable: Binary = Field(description="At least Functional and D1, D5 ≥ WA.")
+# One nested binary decision per rung of the badge ladder above 'none' (at or above that badge).
+Gates = create_model("Gates", __base__=_Open, **{
+    b: (Binary, Field(description=f"At or above {b}: {registry().badge_rule(b)}.")) for b in registry().tiers[1:]})
 
 
 class Confusion(_Open):
@@ -98,8 +94,8 @@ class ArtifactRow(_Open):
     report: Optional[str] = Field(description="report.html relative to the batch directory (first completed run).")
     reproduced: Optional[bool] = Field(None, description="Results Reproduced in the first completed run.")
     runs: list[Optional[BadgeName]] = Field(default_factory=list, description="Badge of each run (None when it failed).")
-    dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Predicted D1–D5 scores (first completed run).")
-    human_dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Human D1–D5 scores, if given.")
+    dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Predicted dimension scores (first completed run).")
+    human_dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Human dimension scores, if given.")
     confidence: Optional[float] = Field(None, description="Review confidence (first completed run).")
     flags: dict[str, int] = Field(default_factory=dict, description="Flag counts by severity.")
     flag_codes: list[str] = Field(default_factory=list, description="Codes of high and medium flags.")

@@ -53,7 +53,8 @@ def phase_prompt(skill: Skill, context: PhaseContext, tools, max_steps: int) -> 
                   rubric=rubric_slice(skill, context), checklist_items=", ".join(contract.checklist) or "(none)",
                   evidence_kinds=", ".join(contract.evidence_kinds) or "(any)",
                   score_rule="score: one of R, WR, WA, A (required)" if contract.score else
-                  'gate: {"GC1": bool, "GC2": bool, "GC3": bool}, matching the checklist; no score',
+                  "gate: {" + ", ".join(f'"{gc}": bool' for gc in context.rubric.registry.gate_checks)
+                  + "}, matching the checklist; no score",
                   earlier=earlier_packets(context), paper=data(paper_text) + f"\nTables in the paper: {tables}",
                   artifact=_artifact(tools), feedback=feedback,
                   max_steps=str(max_steps))

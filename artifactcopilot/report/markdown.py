@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from ..models import DIMENSIONS, Report, TraceStep
+from ..models import Report, TraceStep
 from ..rubric import Rubric
 
 SEVERITIES = ("high", "medium", "low", "info")
@@ -113,7 +113,7 @@ def _gate(r: Report, rubric: Rubric, links: _Links) -> list[str]:
 def _dimensions(r: Report, rubric: Rubric, links: _Links) -> list[str]:
     out = ["## Dimensions", ""]
     ev_text = rubric.levels["evidence"]
-    for dim_id in DIMENSIONS:
+    for dim_id in rubric.registry.dimensions:
         dim, res = rubric.dimensions[dim_id], r.dimensions.get(dim_id)
         out += [f"### {dim_id} — {esc(dim.title)}", ""]
         if res is None or res.score is None:
@@ -146,7 +146,7 @@ def _interventions(r: Report, rubric: Rubric, links: _Links) -> list[str]:
     i4 = [i.id for i in r.interventions if i.level.value == "I4"]
     out += ["", "Any I4 intervention (a semantic change) disqualifies Functional and Reusable."
             + (f" **This review logged I4: {esc(', '.join(i4))}.**" if i4 else ""), ""]
-    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in DIMENSIONS if d in r.dimensions)
+    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in rubric.registry.dimensions if d in r.dimensions)
     return out + [f"Evidence level per dimension: {levels or 'none assessed'}; overall: **{r.evidence_level.value}**.", ""]
 
 

@@ -11,6 +11,7 @@ from .env import run_env
 from .gate import run_gate
 from .reuse import run_reuse
 from .run import run_workflow_phase
+from .unassessed import run_unassessed
 
 PHASE_RUNNERS = {"gate": run_gate, "D1": run_docs, "D2": run_env, "D3": run_workflow_phase, "D4": run_claims, "D5": run_reuse}
 
@@ -21,5 +22,9 @@ class HeuristicAgent:
     name = "heuristic"
 
     def run(self, skill: Skill, context: PhaseContext, tools: ScopedTools) -> PhasePacket:
-        packet = PHASE_RUNNERS[skill.phase](context, tools)
+        runner = PHASE_RUNNERS.get(skill.phase)
+        if runner is None:
+            packet = run_unassessed(context, tools, skill.contract.checklist, skill.contract.evidence_kinds)
+        else:
+            packet = runner(context, tools)
         return packet.model_copy(update={"attempt": context.attempt})
