@@ -64,11 +64,10 @@ def check_figure(path: Path) -> FigureCheck:
             res.reason = "not a figure: content is no known figure format" + (
                 f" (the name says {res.declared})" if res.declared else "")
             return res
-        if res.size < MIN_FIGURE_BYTES:
-            res.reason = f"{res.format} of only {res.size} bytes"
-            return res
         res.valid, res.reason, info = CHECKS[res.format](head, tail, path)
         res.pages, res.width, res.height = info.get("pages"), info.get("width"), info.get("height")
+        if res.valid and res.size < MIN_FIGURE_BYTES:
+            res.valid, res.reason = False, f"{res.format} of only {res.size} bytes: too small to show a result"
         if res.declared and res.declared != res.format:
             res.reason += f" (named as {res.declared})"
     except OSError as exc:
@@ -161,7 +160,7 @@ def _check_file(root: Path, rel: str) -> FileCheck:
         else:
             return FileCheck(path=rel, role=role, valid=True, reason="non-empty data file")
     if role == "data":
-        return FileCheck(path=rel, role=role, valid=False, reason="no longer a regular file")
+        return FileCheck(path=rel, role=role, valid=False, reason="listed as produced but not found (removed later?)")
     fig = check_figure(full)
     return FileCheck(path=rel, role="figure", valid=fig.valid, reason=fig.reason)
 

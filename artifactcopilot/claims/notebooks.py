@@ -85,7 +85,7 @@ def _compare_cell(s: NotebookCell, e: NotebookCell | None) -> tuple[list[str], b
             diffs.append(f"error: {err.ename}: {clip(err.evalue, 120)}")
     if s.errors and not e.errors:
         diffs.append(f"stored run raised {s.errors[0].ename} here, this run did not")
-    return diffs, bool(s.images), bool(s.images and e.images)
+    return list(dict.fromkeys(diffs)), bool(s.images), bool(s.images and e.images)
 
 
 def _failures(executed: NotebookOutputs) -> list[CellFailure]:

@@ -18,10 +18,10 @@ from .prose import sentences
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "trillion": 1e12}
 _CLAIM = re.compile(
     r"(?<![\w.,/:#§$€£¥^-])(?<!\w-)"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<suffix>\s?(?:%|\\%|percent\b|per\s?cent\b)"
     r"|(?:x|\s?×)(?!\s*\d)(?![\w])|\s(?:times)\b"
-    r"|[KMB](?![\w])|k(?![\w])|\s(?:thousand|million|billion|trillion)\b)?"
+    r"|[KMB](?![\w])|k(?![\w])|\s(?i:thousand|million|billion|trillion)\b)?"
     r"(?![\w/]|\.\d|,\d)")
 _RANGE_PCT = re.compile(r"^\s*(?:-|–|—|to)\s*\d+(?:\.\d+)?\s?%")
 _REF_BEFORE = re.compile(
@@ -41,12 +41,20 @@ _PER_BEFORE = re.compile(r"(?i)\bper\s*$")
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;–-]\s*\d+)*\s*\]")
 _ENUM = re.compile(r"\(\s*(?:\d{1,2}|[ivx]{1,5}|[a-h])\s*\)|^\s*\d{1,2}[.)]\s")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+# Statistical settings are not results: "a 95% confidence interval", "0.7 as threshold", "significance level of 5%".
+_SETTING_BEFORE = re.compile(r"(?i)(?:confidence(?: level| interval)?|significance(?: level)?|margin of error|"
+                             r"threshold|cut-?off)\s+(?:of\s+|at\s+|=\s*)?$")
+_SETTING_AFTER = re.compile(r"(?i)^\s*(?:(?:as\s+(?:a\s+|the\s+)?)?(?:threshold|cut-?off)|confidence|significance"
+                            r"|CI\b)")
+_NUMBER_RUN = re.compile(r"(?:(?<=\s)|^)(?:[-+]?\d[\d,.]*%?[,;]?\s+){2,}[-+]?\d[\d,.]*%?(?=\s|$)")
+_SECTION_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+[A-Z]")
 
 
-def _excluded(sentence: str, start: int) -> bool:
-    before = sentence[max(0, start - 40):start]
-    return bool(_REF_BEFORE.search(before) or _SOFTWARE_BEFORE.search(before) or _PARAM_BEFORE.search(before)
-                or _PER_BEFORE.search(before))
+def _excluded(sentence: str, start: int, end: int) -> bool:
+    before, after = sentence[max(0, start - 40):start], sentence[end:end + 40]
+    if any(p.search(before) for p in (_REF_BEFORE, _SOFTWARE_BEFORE, _PARAM_BEFORE, _PER_BEFORE, _SETTING_BEFORE)):
+        return True
+    return bool(_SETTING_AFTER.match(after))
 
 
 def _classify(num: str, suffix: str, after: str) -> tuple[ClaimKind, float, bool] | None:
@@ -68,26 +76,43 @@ def _classify(num: str, suffix: str, after: str) -> tuple[ClaimKind, float, bool
     return None
 
 
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _mask(sentence: str) -> str:
+    """Blank out citations, enumerations and runs of bare numbers (axis ticks and table rows of PDF text)."""
+    return _NUMBER_RUN.sub(_blank, _ENUM.sub(_blank, _CITATION.sub(_blank, sentence)))
+
+
 def _claims_in(sentence: str) -> list[tuple[str, str, ClaimKind, float, bool]]:
-    masked = _ENUM.sub(lambda m: " " * len(m.group()), _CITATION.sub(lambda m: " " * len(m.group()), sentence))
+    masked = _mask(sentence)
     out = []
     for m in _CLAIM.finditer(masked):
-        if _excluded(masked, m.start()):
+        if _excluded(masked, m.start(), m.end()):
             continue
         num, suffix = m.group("num"), m.group("suffix") or ""
+        if m.start() == len(masked) - len(masked.lstrip()) and _SECTION_NUMBER.match(masked.lstrip()):
+            continue  # "2.1 Dataset Our study ..." is a section heading run into its text
         kind = _classify(num, suffix, masked[m.end():m.end() + 16])
         if kind:
             out.append((num, suffix, *kind))
     return out
 
 
-def _table_label(tables: list[Table], mantissa: float, decimals: int, percent: bool) -> str | None:
+def _table_numbers(tables: list[Table]) -> list[tuple[str, float, int]]:
+    """(label, value, decimals) of the numeric cells of the labelled or captioned tables."""
+    out = []
     for t in tables or []:
-        for r, c in t.numeric_cells():
-            p = parse_number(t.rows[r][c])
-            if p and p.decimals == decimals and abs(p.value - mantissa) < 10.0 ** -(decimals + 3):
-                return t.label or (clip(t.caption, 40) if t.caption else "a table")
-    return None
+        name = t.label or (clip(t.caption, 40) if t.caption else None)
+        if name:
+            out += [(name, p.value, p.decimals) for r, c in t.numeric_cells() if (p := parse_number(t.rows[r][c]))]
+    return out
+
+
+def _table_label(cells: list[tuple[str, float, int]], mantissa: float, decimals: int) -> str | None:
+    return next((name for name, value, dec in cells
+                 if dec == decimals and abs(value - mantissa) < 10.0 ** -(decimals + 3)), None)
 
 
 def claim_numbers(paper_text: str, tables: list[Table]) -> list[ClaimNumber]:
@@ -95,6 +120,7 @@ def claim_numbers(paper_text: str, tables: list[Table]) -> list[ClaimNumber]:
     out: list[ClaimNumber] = []
     seen: set[tuple[str, str]] = set()
     try:
+        cells = _table_numbers(tables)
         for sentence in sentences(paper_text, tables):
             for num, suffix, kind, scale, percent in _claims_in(sentence):
                 text = (num + suffix).replace("\\%", "%")
@@ -105,7 +131,7 @@ def claim_numbers(paper_text: str, tables: list[Table]) -> list[ClaimNumber]:
                 seen.add((text, sentence))
                 out.append(ClaimNumber(text=text, value=mantissa * scale, mantissa=mantissa, decimals=decimals,
                                        scale=scale, percent=percent, kind=kind, context=clip(sentence, 500),
-                                       table=_table_label(tables, mantissa, decimals, percent)))
+                                       table=_table_label(cells, mantissa, decimals)))
     except (ValueError, TypeError, RecursionError):
         return out
     return out

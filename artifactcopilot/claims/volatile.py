@@ -31,9 +31,15 @@ _KEYWORD_LINE: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NUM_AFTER = re.compile(r"(?<![\w.])" + _NUMBER + r"(?:\s?(?:[KMGT]i?B|bytes|%))?(?![\w.])", re.IGNORECASE)
 
 _PROGRESS = re.compile(r"\d{1,3}%\|[^|]*\|\s*\d+/\d+|[█▉▊▋▌▍▎▏]{2,}|\|\s*\d+/\d+\s*\[\d+:\d+|\[[=#>. -]{8,}\]\s*\d")
-_WARNING = re.compile(r"\b\w*Warning:|^\s*warnings\.warn\(|^WARNING\b|^\s*\[W\]\s")
+_WARNING = re.compile(r"\b\w*Warning:|\bWARNING\b:?|^\s*warnings\.warn\(|^\s*\[W\]\s")
+# NumPy 2 prints scalars as np.float64(1.5) where NumPy 1 printed 1.5: the same value, another repr.
+_NP_SCALAR = re.compile(r"\bnp\.(?:float|int|uint|complex|bool|str|bytes)_?\d*\(([^()]*)\)")
+_NP_BOOL = re.compile(r"\bnp\.(True|False)_")
 _PROMPT = re.compile(r"^\s*(?:\([^()\n]{1,40}\)\s*)?(?:\$\s*[./~\w\"'-]|[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s*[$#]\s*\S)"
                      r"|^\s*>>>\s|^\s*In \[\d*\]:|^\s*PS [^>\n]*>\s|^\s*[A-Za-z]:\\[^>\n]*>\s*\S")
+_ALNUM = re.compile(r"[^\W_]")
+_DIGIT = re.compile(r"\d")
+_PROGRESS_HINT = re.compile(r"[%█▉▊▋▌▍▎▏|\[]")
 _ELISION = re.compile(r"^\s*(?:\.{3,}|…|\[\s*(?:\.\.\.|…)\s*\]|<\s*(?:\.\.\.|…)\s*>|\((?:\.\.\.|…)\)|#\s*\.\.\.)\s*$")
 
 
@@ -44,7 +50,7 @@ def clean_text(text: str) -> list[str]:
         if "\r" in line:
             parts = [p for p in line.split("\r") if p.strip()]
             line = parts[-1] if parts else ""
-        out.append(line)
+        out.append(_NP_BOOL.sub(r"\1", _NP_SCALAR.sub(r"\1", line)) if "np." in line else line)
     return out
 
 
@@ -54,24 +60,29 @@ def line_kind(line: str, after_warning: bool = False) -> str | None:
         return "blank"
     if _ELISION.match(line):
         return "elision"
-    if not re.search(r"[^\W_]", line):
+    if not _ALNUM.search(line):
         return "decoration"
     if _PROMPT.match(line):
         return "prompt"
-    if _PROGRESS.search(line):
+    if _PROGRESS_HINT.search(line) and _PROGRESS.search(line):
         return "progress"
-    if _WARNING.search(line) or (after_warning and line[:1].isspace()):
+    if ("arn" in line or "ARN" in line or "[W]" in line) and _WARNING.search(line):
         return "warning"
-    return None
+    return "warning" if after_warning and line[:1].isspace() else None
 
 
 def scrub(line: str, counts: Counter[str] | None = None) -> str:
     """The line without its run-dependent tokens; each removal is counted in `counts` by kind."""
+    digits, slashes = _DIGIT.search(line) is not None, "/" in line or "\\" in line
+    if not digits and not slashes:
+        return line
     for kind, pattern in _TOKENS:
+        if not digits and kind != "path" or not slashes and kind == "path":
+            continue
         line, n = pattern.subn(" ", line)
         if n and counts is not None:
             counts[kind] += n
-    for kind, keyword in _KEYWORD_LINE:
+    for kind, keyword in _KEYWORD_LINE if digits else ():
         m = keyword.search(line)
         if m:
             head, tail = line[:m.end()], line[m.end():]
