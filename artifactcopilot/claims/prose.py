@@ -15,7 +15,8 @@ _FENCE = re.compile(r"^\s*(```|~~~).*?^\s*\1\s*$", re.MULTILINE | re.DOTALL)
 _TABULAR = re.compile(r"\\begin\{(tabular\*?|tabularx|tabulary|longtable|table\*?|figure\*?)\}.*?\\end\{\1\}",
                       re.DOTALL)
 _REFERENCES = re.compile(r"(?im)^\s*(?:#+\s*|\\section\*?\{\s*|\d+\.?\s+)?(?:references|bibliography)\s*\}?\s*$")
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\\(?:sub)*section\*?\{|\\chapter\{|\\title\{)")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_LATEX_HEADING = re.compile(r"\\(?:(?:sub)*section|chapter|paragraph|title|caption)\*?\{[^{}]*\}")
 _CAPTION = re.compile(r"^\s*(?:\*\*|__)?(?:Table|Tab\.|Figure|Fig\.|Listing|Algorithm)\s*[A-Z]?\d+[a-z]?\s*(?:\*\*|__)?"
                       r"\s*[.:|—–-]", re.IGNORECASE)
 _METADATA = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)[^*_\n]{1,40}:?(?:\*\*|__):?\s")
@@ -57,7 +58,7 @@ def prose_lines(text: str, tables: list[Table]) -> list[str]:
     m = _REFERENCES.search(text)
     if m:
         text = text[:m.start()]
-    text = _TABULAR.sub("\n\n", _FENCE.sub("\n\n", text))
+    text = _LATEX_HEADING.sub("\n\n", _TABULAR.sub("\n\n", _FENCE.sub("\n\n", text)))
     cells = table_cells(tables)
     out = []
     for line in text.split("\n"):

@@ -38,6 +38,9 @@ _RESULTS: dict[str, str] = {
     "false positives": r"\bfalse (?:positives?|negatives?)\b|\b(?:tp|fp|fn|tn)\b", "effectiveness":
     r"\beffectiveness\b|\befficiency\b", "correlation": r"\bcorrelation\b|\bp-?value\b",
 }
+# Header cells that name an evaluation metric: a table with such a column reports outcomes, whatever else it holds.
+_METRIC_COLUMN = re.compile(r"(?i)\b(?:accura\w*|acc|precision|recall|f1|f-?measure|f-?score|auc|mae|rmse|mse|"
+                            r"errors? rate|speed-?ups?|overhead|throughput|latency|bleu|rouge)\b")
 _METHOD_ROW = re.compile(r"(?i)^\s*(?:ours|our (?:approach|method|tool)|proposed|baseline|random|\w+ \[\d+\]|"
                          r"state of the art|sota)\b")
 HEADER_WEIGHT, ROW_WEIGHT, CITE_WEIGHT, SHAPE_WEIGHT = 2.0, 1.0, 0.5, 1.5
@@ -107,16 +110,19 @@ def _role(table: Table, paper_text: str) -> TableRole:
     if shape:
         score[shape[0]] += SHAPE_WEIGHT
         signals[shape[0]].append(shape[1])
-    return _decide(score, signals)
+    metrics = [h for h in table.header[1:] if _METRIC_COLUMN.search(h)]
+    if metrics:
+        signals["results"].append(f"metric column(s): {', '.join(metrics[:4])}")
+    return _decide(score, signals, bool(metrics))
 
 
-def _decide(score: dict[str, float], signals: dict[str, list[str]]) -> TableRole:
+def _decide(score: dict[str, float], signals: dict[str, list[str]], metric_columns: bool) -> TableRole:
     r, d = score["results"], score["descriptive"]
     base = {"results_signals": signals["results"], "descriptive_signals": signals["descriptive"],
             "results_score": r, "descriptive_score": d}
     if r >= MIN_SCORE and r >= d + MARGIN:
         return TableRole(role="results", reason="evaluation outcomes: " + "; ".join(signals["results"]), **base)
-    if d >= MIN_SCORE and d >= r + MARGIN:
+    if d >= MIN_SCORE and d >= r + MARGIN and not metric_columns:
         return TableRole(role="descriptive", reason="describes inputs: " + "; ".join(signals["descriptive"]), **base)
     if not r and not d:
         return TableRole(role="unknown", reason="no words or numbers that tell results from a data description",
