@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ._base import Record
+from ._base import Record, clip
 from .magic import CHECKS, EXTENSIONS, HEAD, TAIL, detect
 
 MIN_FIGURE_BYTES = 100  # below this no figure format holds a real picture
@@ -103,7 +103,9 @@ class DocumentedOutputResult(Record):
 
 def _norm(path: str) -> tuple[str, bool]:
     """(relative path, anchored): documented paths lose quotes, `./`, `../`, leading `/` and trailing punctuation."""
-    p = path.strip().strip("`'\"").replace("\\", "/").rstrip(".,;:)")
+    p = path.strip().strip("`'\"").replace("\\", "/").rstrip(".,;:")
+    while p.endswith(")") and p.count(")") > p.count("("):  # "(see results/)" in prose
+        p = p[:-1].rstrip(".,;:")
     anchored = not p.startswith(("/", "~", "../"))
     folder = p.endswith("/")
     p = posixpath.normpath(re.sub(r"^(?:~/|/)+", "", p)) if p else p
@@ -181,12 +183,19 @@ def match_documented_outputs(documented: list[tuple[str, list[str]]], created: l
     """For each documented output path (with its paper objects), what the run produced there. Never raises."""
     root = Path(root)
     created_norm = list(dict.fromkeys(c for c in (_norm(str(x))[0] for x in created or []) if c))
-    return [_one(str(path), list(objects or []), created_norm, root) for path, objects in documented or []]
+    out = []
+    for path, objects in documented or []:
+        try:
+            out.append(_one(str(path), list(objects or []), created_norm, root))
+        except (OSError, ValueError) as exc:  # unusable names: too long, NUL bytes, unreadable folders
+            out.append(DocumentedOutputResult(documented=str(path), objects=list(objects or []),
+                                              reason=f"could not be checked: {type(exc).__name__}: {clip(str(exc), 160)}"))
+    return out
 
 
 def _one(documented: str, objects: list[str], created: list[str], root: Path) -> DocumentedOutputResult:
     p, anchored = _norm(documented)
-    res = DocumentedOutputResult(documented=documented, normalized=p, objects=objects)
+    res = DocumentedOutputResult(documented=clip(documented, 300), normalized=clip(p, 300), objects=objects)
     if not p:
         res.reason = "the documented path names no file or folder"
         return res

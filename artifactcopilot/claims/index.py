@@ -89,7 +89,7 @@ class LineIndex:
                 return i, hits, i
             if hits > best:
                 best, best_line = hits, i
-        if close is not None and best < 0 or close == []:
+        if close is not None and best < 0:  # nothing close in value: score a sample of the same shape
             for i in same[:MAX_NEAR]:
                 hits = align(expected, self.block.toks[i])[1]
                 if hits > best:

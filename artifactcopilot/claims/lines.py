@@ -77,12 +77,6 @@ def _number_eq(expected: str, produced: str) -> bool:
     return match_value(_reduced(expected), produced)
 
 
-def _tok_eq(e: Token, p: Token) -> bool:
-    if e[0] != p[0]:
-        return False
-    return number_eq(e[1], p[1]) if e[0] else e[1] == p[1]
-
-
 def align(expected: list[Token], produced: list[Token]) -> tuple[bool, int]:
     """(every token matched, most numbers matched at a position where all words agree); (False, -1) if none."""
     best, n = -1, len(expected)
@@ -110,9 +104,13 @@ class Block:
 def split_block(text: str, limit: int = MAX_LINES) -> Block:
     block = Block()
     after_warning = False
-    for line in clean_text(text)[:limit]:
+    lines = clean_text(text)
+    if len(lines) > limit:  # a log: keep its start and, longer, its end, where results are usually printed
+        block.ignored["lines beyond the limit"] = len(lines) - limit
+        lines = lines[:limit // 5] + lines[-(limit - limit // 5):]
+    for line in lines:
         kind = line_kind(line, after_warning)
-        after_warning = kind == "warning" or (after_warning and kind is None and line[:1].isspace())
+        after_warning = kind == "warning" and not line[:1].isspace()  # Python echoes one source line after it
         if kind:
             if kind != "blank":
                 block.ignored[kind] += 1

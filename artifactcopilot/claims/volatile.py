@@ -20,12 +20,12 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("timestamp", re.compile(r"(?<![\d:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?![\d:])")),
     ("address", re.compile(r"\b0x[0-9a-fA-F]{6,16}\b")),
     ("path", re.compile(r"(?<![\w./~:-])(?:~|[A-Za-z]:)?(?:[/\\][\w.@+~-]+){2,}[/\\]?")),
-    ("duration", re.compile(r"(?<![\w.])" + _NUMBER + r"\s?(?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|"
-                            r"hours?|it/s|s/it)(?![\w/])", re.IGNORECASE)),
+    ("duration", re.compile(r"(?<![\w.])" + _NUMBER + r"\s?(?:ms|µs|(?-i:us|ns)|s|secs?|seconds?|mins?|minutes?|h|"
+                            r"hrs?|hours?|it/s|s/it)(?![\w/])", re.IGNORECASE)),
 )
 _KEYWORD_LINE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("duration", re.compile(r"\b(?:time|timing|elapsed|took|duration|runtime|run-time|wall[- ]?clock|latency)\b",
-                            re.IGNORECASE)),
+    ("duration", re.compile(r"\b(?:time|timing|elapsed|took|duration|runtime|run-time|wall[- ]?clock|latency)\b"
+                            r"(?!\s*(?:series|steps?|windows?|periods?|spans?|zones?|frames?|points?)\b)", re.IGNORECASE)),
     ("resource", re.compile(r"\b(?:memory|mem|rss|ram)\b(?!\s+address)", re.IGNORECASE)),
 )
 _NUM_AFTER = re.compile(r"(?<![\w.])" + _NUMBER + r"(?:\s?(?:[KMGT]i?B|bytes|%))?(?![\w.])", re.IGNORECASE)
