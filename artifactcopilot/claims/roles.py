@@ -1,0 +1,132 @@
+"""Which of a paper's tables carry its results, and which only describe its inputs.
+
+Reproducing a data-set description (inputs, sizes, periods) is not reproducing the main result, so
+D4 needs to know a table's role. Signals, weighed against each other: words of the caption and
+header (strongest), row labels (methods as rows: "Ours", "Baseline"), the kind of numbers (mostly
+counts vs. mostly decimals or percentages) and the paper sentences that cite the table.
+"""
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field
+
+from ..tables import Table, parse_number
+from ._base import Record
+
+_DESCRIPTIVE: dict[str, str] = {
+    "data set": r"\bdata[- ]?sets?\b", "statistics": r"\bstatistics\b|\bstats\b", "overview": r"\boverview\b",
+    "description": r"\bdescriptions?\b|\bdescrib\w+", "subjects": r"\bsubjects?\b", "projects": r"\bprojects?\b",
+    "participants": r"\bparticipants?\b|\brespondents?\b", "demographics": r"\bdemographics?\b|\bgender\b|\bage\b",
+    "samples": r"#\s*samples|\bsamples\b", "size": r"\bsizes?\b", "period": r"\bperiods?\b|\btime ?spans?\b",
+    "duration": r"\bduration\b", "LoC": r"\bk?loc\b|\blines of code\b|\bsloc\b", "number of": r"\bnumber of\b|#\s*\w",
+    "collected": r"\bcollect(?:ed|ion)\b", "corpus": r"\bcorpus\b|\bcorpora\b",
+    "characteristics": r"\bcharacteristics\b|\bproperties\b", "summary": r"\bsummary\b|\bsummari[sz]\w+",
+    "repositories": r"\brepositor(?:y|ies)\b|\bcommits?\b|\bstars\b", "sources": r"\bsources?\b|\borigin\b",
+    "benchmark list": r"\bbenchmarks? (?:used|programs|suite|subjects)\b", "inputs": r"\binputs?\b",
+}
+_RESULTS: dict[str, str] = {
+    "accuracy": r"\baccura\w*\b|\bacc\b", "precision": r"\bprecision\b", "recall": r"\brecall\b",
+    "F1": r"\bf1\b|\bf-?(?:measure|score)\b", "AUC": r"\bauc\b|\broc\b", "error": r"\berrors?\b|\bmae\b|\brmse\b|\bmse\b",
+    "measured time": r"\b(?:run|execution|analysis|wall|cpu) ?time\b|\btime\s*\((?:s|ms|sec|min|h)\)|\bseconds\b",
+    "overhead": r"\boverhead\b", "speedup": r"\bspeed-?ups?\b", "throughput": r"\bthroughput\b",
+    "latency": r"\blatency\b", "comparison": r"\bcompar\w+\b|\bvs\.?\b|\bversus\b", "baselines": r"\bbaselines?\b",
+    "results": r"\bresults?\b", "performance": r"\bperformance\b", "evaluation": r"\bevaluat\w+\b",
+    "improvement": r"\bimprove\w*\b|\boutperform\w*\b", "utility": r"\butility\b", "loss": r"\bloss\b",
+    "score": r"\bscores?\b|\bbleu\b|\brouge\b", "success rate": r"\bsuccess\b|\bdetect(?:ed|ion)\b",
+    "false positives": r"\bfalse (?:positives?|negatives?)\b|\b(?:tp|fp|fn|tn)\b", "effectiveness":
+    r"\beffectiveness\b|\befficiency\b", "correlation": r"\bcorrelation\b|\bp-?value\b",
+}
+# Header cells that name an evaluation metric: a table with such a column reports outcomes, whatever else it holds.
+_METRIC_COLUMN = re.compile(r"(?i)\b(?:accura\w*|acc|precision|recall|f1|f-?measure|f-?score|auc|mae|rmse|mse|"
+                            r"errors? rate|speed-?ups?|overhead|throughput|latency|bleu|rouge)\b")
+_METHOD_ROW = re.compile(r"(?i)^\s*(?:ours|our (?:approach|method|tool)|proposed|baseline|random|\w+ \[\d+\]|"
+                         r"state of the art|sota)\b")
+HEADER_WEIGHT, ROW_WEIGHT, CITE_WEIGHT, SHAPE_WEIGHT = 2.0, 1.0, 0.5, 1.5
+MIN_SCORE, MARGIN = 2.0, 1.0
+
+
+class TableRole(Record):
+    role: Literal["results", "descriptive", "unknown"]
+    reason: str
+    results_signals: list[str] = Field(default_factory=list)
+    descriptive_signals: list[str] = Field(default_factory=list)
+    results_score: float = 0.0
+    descriptive_score: float = 0.0
+
+
+def _hits(patterns: dict[str, str], text: str) -> list[str]:
+    return [name for name, pat in patterns.items() if re.search(pat, text, re.IGNORECASE)]
+
+
+def _shape(table: Table) -> tuple[str, str] | None:
+    """("descriptive"|"results", why) from the kind of numbers in the cells."""
+    nums = [p for r, c in table.numeric_cells() if (p := parse_number(table.rows[r][c])) is not None]
+    if len(nums) < 3:
+        return None
+    counts = sum(p.decimals == 0 and not p.percent for p in nums)
+    if counts >= 0.8 * len(nums):
+        return "descriptive", f"{counts}/{len(nums)} numbers are counts"
+    measured = sum(p.decimals > 0 or p.percent for p in nums)
+    if measured >= 0.6 * len(nums):
+        return "results", f"{measured}/{len(nums)} numbers are decimals or percentages"
+    return None
+
+
+def _citing(table: Table, paper_text: str) -> str:
+    m = re.search(r"(\d+|[IVXL]+)\s*$", table.label or "")
+    if not m or not paper_text:
+        return ""
+    cite = re.compile(r"\b(?:Table|Tab\.)\s*~?" + re.escape(m.group(1)) + r"\b")
+    sentences = re.split(r"(?<=[.!?])\s+", paper_text)
+    return " ".join(s for s in sentences if cite.search(s) and len(s) < 600)[:5000]
+
+
+def table_role(table: Table, paper_text: str = "") -> TableRole:
+    """Whether `table` reports results, describes inputs, or cannot be told. Never raises."""
+    try:
+        return _role(table, str(paper_text or ""))
+    except (ValueError, TypeError, AttributeError, re.error) as exc:
+        return TableRole(role="unknown", reason=f"table could not be read: {type(exc).__name__}: {exc}")
+
+
+def _role(table: Table, paper_text: str) -> TableRole:
+    head = " ".join([table.caption or ""] + list(table.header))
+    rows = " ".join(r[0] for r in table.rows if r)
+    score = {"results": 0.0, "descriptive": 0.0}
+    signals: dict[str, list[str]] = {"results": [], "descriptive": []}
+    for role, patterns in (("results", _RESULTS), ("descriptive", _DESCRIPTIVE)):
+        for where, text, weight in (("caption/header", head, HEADER_WEIGHT), ("row labels", rows, ROW_WEIGHT),
+                                    ("citing text", _citing(table, paper_text), CITE_WEIGHT)):
+            found = [h for h in _hits(patterns, text) if h not in signals[role]]
+            score[role] += weight * len(found)
+            signals[role] += [f"{h} ({where})" for h in found]
+    methods = sum(bool(_METHOD_ROW.match(r[0])) for r in table.rows if r)
+    if methods:
+        score["results"] += ROW_WEIGHT
+        signals["results"].append(f"{methods} method row(s)")
+    shape = _shape(table)
+    if shape:
+        score[shape[0]] += SHAPE_WEIGHT
+        signals[shape[0]].append(shape[1])
+    metrics = [h for h in table.header[1:] if _METRIC_COLUMN.search(h)]
+    if metrics:
+        signals["results"].append(f"metric column(s): {', '.join(metrics[:4])}")
+    return _decide(score, signals, bool(metrics))
+
+
+def _decide(score: dict[str, float], signals: dict[str, list[str]], metric_columns: bool) -> TableRole:
+    r, d = score["results"], score["descriptive"]
+    base = {"results_signals": signals["results"], "descriptive_signals": signals["descriptive"],
+            "results_score": r, "descriptive_score": d}
+    if r >= MIN_SCORE and r >= d + MARGIN:
+        return TableRole(role="results", reason="evaluation outcomes: " + "; ".join(signals["results"]), **base)
+    if d >= MIN_SCORE and d >= r + MARGIN and not metric_columns:
+        return TableRole(role="descriptive", reason="describes inputs: " + "; ".join(signals["descriptive"]), **base)
+    if not r and not d:
+        return TableRole(role="unknown", reason="no words or numbers that tell results from a data description",
+                         **base)
+    return TableRole(role="unknown", reason=f"signals are weak or mixed (results {r:g}: "
+                     f"{', '.join(signals['results']) or 'none'}; descriptive {d:g}: "
+                     f"{', '.join(signals['descriptive']) or 'none'})", **base)
