@@ -18,13 +18,13 @@ from typing import Annotated, Any, Callable, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
-from .agents.tools import ScopedTools, Tools
 from .checker import PacketChecker
 from .evidence import EvidenceStore, atomic_write
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket
 from .rubric import Rubric
 from .skills import Skill
+from .tools import PhaseTools, ReviewContext
 
 Progress = Callable[[str, str, str], None]
 
@@ -53,7 +53,7 @@ class ReviewState(ReviewInput, total=False):
 @dataclass
 class Runtime:
     agent: Agent
-    tools: Tools
+    tools: ReviewContext
     store: EvidenceStore
     checker: PacketChecker
     skills: dict[str, Skill]
@@ -98,7 +98,7 @@ def make_phase_node(phase: str, rt: Runtime):
                            feedback=list(state.get("feedback") or []), attempt=attempt)
         error = False
         try:
-            packet = rt.agent.run(skill, ctx, ScopedTools(rt.tools, phase, skill.tool_scope))
+            packet = rt.agent.run(skill, ctx, PhaseTools(rt.tools, phase, skill.tool_scope))
         except Exception as exc:  # noqa: BLE001 - any failure becomes a flagged phase result
             gate_checks = rt.rubric.registry.gate_checks if phase == rt.rubric.registry.gate_phase else ()
             packet, error = _error_packet(phase, exc, rt.store, attempt, gate_checks), True

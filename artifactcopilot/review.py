@@ -1,7 +1,6 @@
 """One review end to end: load the paper, set up the run directory, run the graph, write reports."""
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -15,135 +14,134 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
-from .agents.tools import ReviewOptions, Tools
 from .checker import PacketChecker
+from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, TIMEOUT_S
 from .errors import CopilotError, UsageError
 from .evidence import EvidenceStore, sha256_file
+from .flaglog import FlagLog
 from .graph import Progress, Runtime, build_graph
-from .models import Flag, PhasePacket, Report
+from .models import Flag, Report
 from .report import build_report, write_reports
+from .resume import ALREADY_COMPLETE, clean_previous_scratch, fresh_input, note_scratch, prepare_resume
 from .rubric import default_rubric
 from .sandbox.base import Limits
-from .sandbox.local import LocalSandbox
 from .sandbox.reaper import reap
+from .sandbox.registry import SandboxOptions, open_sandbox
 from .skills import default_skills
+from .tools import ReviewContext, ReviewOptions
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReviewRequest:
+    """What the caller asks for. Read only: results come back in the report and the run directory."""
+
     paper: Path
     artifact: str
     out: Path
     agent: str = "auto"
     """auto, llm or heuristic."""
     sandbox: str = "auto"
-    """auto, docker or local."""
-    timeout_s: float = 1800.0
+    """A backend of sandbox/registry.py, or auto."""
+    timeout_s: float = TIMEOUT_S
     """Per-command limit for artifact commands."""
     resume: bool = False
-    max_attempts: int = 3
+    max_attempts: int = MAX_ATTEMPTS
     model: str | None = None
     """LLM model name (default from OPENAI_MODEL or the LLM settings)."""
-    max_steps: int = 30
+    max_steps: int = MAX_STEPS
     """Step limit per phase for an LLM agent."""
-    max_cost: float = 1.0
+    max_cost: float = MAX_COST_USD
     """Cost limit per review in USD for an LLM agent."""
     cache_dir: Path | None = None
     """Download cache for remote artifacts (default: the user cache dir)."""
     image: str | None = None
     """Base container image for the Docker sandbox."""
-    flags: list[Flag] = field(default_factory=list)
+    scratch: Path | None = None
+    """Where artifact copies live while commands run (default: a new temporary folder, never inside the run directory)."""
 
 
 def resolve_agent(req: ReviewRequest):
-    """heuristic, or llm (auto picks llm when an OpenAI-compatible endpoint is configured)."""
+    """(agent, flags): heuristic, or llm (auto picks llm when an OpenAI-compatible endpoint is configured)."""
     if req.agent not in ("auto", "llm", "heuristic"):
         raise UsageError(f"unknown agent '{req.agent}'", "use auto, llm or heuristic")
     configured = bool(os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
     if req.agent == "heuristic" or (req.agent == "auto" and not configured):
-        return HeuristicAgent()
-    try:
-        from .agents.llm import build_llm_agent
-    except ModuleNotFoundError as exc:
-        if exc.name != "artifactcopilot.agents.llm":
-            raise
-        if req.agent == "auto":
-            return HeuristicAgent()
-        raise UsageError("the LLM review agent is not available in this build", "use --agent heuristic") from None
+        return HeuristicAgent(), []
+    from .agents.llm import build_llm_agent
+
     try:
         return build_llm_agent(req)
     except CopilotError as exc:
         if req.agent == "llm":
             raise
-        req.flags.append(Flag(severity="medium", code="llm-unavailable",
-                              message=f"LLM agent unavailable ({exc}); reviewed with the offline heuristic agent"))
-        return HeuristicAgent()
+        return HeuristicAgent(), [Flag(severity="medium", code="llm-unavailable",
+                                       message=f"LLM agent unavailable ({exc}); reviewed with the offline heuristic agent")]
 
 
-def resolve_sandbox(req: ReviewRequest, scratch: Path):
-    """docker, local, or auto: Docker when its engine and image are there, else local with a weaker-isolation flag."""
-    from .sandbox.docker import DockerSandbox
-    from .sandbox.image import DEFAULT_IMAGE, EngineUnavailable, connect, image_present
+def resolve_sandbox(req: ReviewRequest, scratch: Path | None = None):
+    """(sandbox, flags): the backend `req.sandbox` names (auto: the first usable), with what it enforces."""
+    options = SandboxOptions(limits=Limits(timeout_s=req.timeout_s), scratch=scratch, image=req.image, review=req.out.name)
+    sandbox, passed_over = open_sandbox(req.sandbox, options)
+    flags = [Flag(severity="info", code="sandbox-isolation", message=sandbox.enforcement().describe())]
+    flags += [Flag(severity="info", code="sandbox-fallback", message=f"not used: {why}") for why in passed_over]
+    return sandbox, flags
 
-    name, timeout_s, flags = req.sandbox, req.timeout_s, req.flags
-    if name not in ("auto", "docker", "local"):
-        raise UsageError(f"unknown sandbox '{name}'", "use auto, docker or local")
-    limits, why_local = Limits(timeout_s=timeout_s), ""
-    if name in ("auto", "docker"):
-        image = req.image or DEFAULT_IMAGE
-        try:
-            client = connect()
-            if image_present(client, image):
-                return DockerSandbox(scratch, limits, image=image, flags=flags, client=client, review=req.out.name)
-            raise EngineUnavailable(f"Docker image '{image}' not found", "run `copilot doctor --build-base` or pass --image")
-        except EngineUnavailable as exc:
-            if name == "docker":
-                raise
-            why_local = f"{exc}; "
-    sandbox = LocalSandbox(scratch, limits, flags=flags)
-    flags.append(Flag(severity="info", code="weaker-isolation", message=why_local + sandbox.isolation_note))
-    return sandbox
+
+@dataclass
+class _Clock:
+    started: float = field(default_factory=time.monotonic)
+    phase_started: dict[str, float] = field(default_factory=dict)
+    phase_times: dict[str, float] = field(default_factory=dict)
+
+    def event(self, phase: str, event: str) -> None:
+        if event == "start":
+            self.phase_started.setdefault(phase, time.monotonic())
+        elif event == "committed":
+            self.phase_times[phase] = round(time.monotonic() - self.phase_started.get(phase, time.monotonic()), 3)
+
+    def timing(self, ctx: ReviewContext) -> dict[str, float]:
+        return {"total_s": round(time.monotonic() - self.started, 3), "commands_s": round(ctx.command_seconds, 3),
+                **{f"{k}_s": v for k, v in self.phase_times.items()}}
 
 
 def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress | None = None) -> tuple[Report, dict[str, Path]]:
-    started = time.monotonic()
+    clock = _Clock()
     paper = load_paper(req.paper)  # PaperError (exit 2) before anything is written
     store = EvidenceStore(req.out)
-    meta = store.init_run(str(req.paper), req.artifact, req.resume, {"paper_sha256": sha256_file(req.paper) if req.paper.is_file() else None})
-    rubric, skills = default_rubric(), default_skills()
-    agent = agent or resolve_agent(req)
-    scratch = store.root / "sandbox"
-    sandbox = sandbox or resolve_sandbox(req, scratch)
-    tools = Tools(store=store, paper=paper, source=req.artifact, sandbox=sandbox,
-                  options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts), cache_dir=req.cache_dir)
-    phase_times: dict[str, float] = {}
-    phase_started: dict[str, float] = {}
+    meta = store.init_run(str(req.paper), req.artifact, req.resume,
+                          {"paper_sha256": sha256_file(req.paper) if req.paper.is_file() else None})
+    rubric, skills, flags = default_rubric(), default_skills(), FlagLog(store.root / "flags.jsonl")
+    if req.resume:
+        clean_previous_scratch(store)
+    if agent is None:
+        agent, agent_flags = resolve_agent(req)
+        flags.extend(agent_flags)
+    if sandbox is None:
+        sandbox, sandbox_flags = resolve_sandbox(req, req.scratch)
+        flags.extend(sandbox_flags)
+    ctx = ReviewContext(store=store, paper=paper, source=req.artifact, sandbox=sandbox, flags=flags,
+                        options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts), cache_dir=req.cache_dir)
+    scratch = getattr(sandbox, "scratch_root", None)
+    note_scratch(store, scratch)
 
     def on_progress(phase: str, event: str, detail: str) -> None:
-        if event == "start":
-            phase_started.setdefault(phase, time.monotonic())
-        elif event == "committed":
-            phase_times[phase] = round(time.monotonic() - phase_started.get(phase, time.monotonic()), 3)
+        clock.event(phase, event)
         store.log(f"{phase} {event} {detail}")
         if progress:
             progress(phase, event, detail)
 
-    def report_fn() -> dict:
-        flags = list(req.flags)
-        sandbox_flags = getattr(sandbox, "flags", None)  # limit hits a sandbox reports itself
-        if sandbox_flags is not None and sandbox_flags is not req.flags:
-            flags += [f for f in sandbox_flags if f not in flags]
-        flags += [Flag(severity="low", code="link-not-followed", message=s) for s in (tools.acquisition.skipped if tools.acquisition else [])][:20]
-        timing = {"total_s": round(time.monotonic() - started, 3), "commands_s": round(tools.command_seconds, 3),
-                  **{f"{k}_s": v for k, v in phase_times.items()}}
-        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
-                              timing=timing, extra_flags=flags, cost=getattr(agent, "cost", None))
+    def report_fn(status: str = "complete", extra: list[Flag] = ()) -> dict:
+        skipped = ctx.acquisition.skipped if ctx.acquisition else []
+        link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]
+        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"), status=status,
+                              timing=clock.timing(ctx), extra_flags=flags.all() + link_flags + list(extra),
+                              cost=getattr(agent, "cost", None))
         write_reports(report, store.root, rubric)
         return report.model_dump(mode="json")
 
     # An agent may bring a verifier (the LLM dialogue); offline the rule checks stand alone.
     checker = PacketChecker(store, rubric, verifier=getattr(agent, "verifier", None))
-    rt = Runtime(agent=agent, tools=tools, store=store, checker=checker, skills=skills,
+    rt = Runtime(agent=agent, tools=ctx, store=store, checker=checker, skills=skills,
                  rubric=rubric, report=report_fn, max_attempts=req.max_attempts, progress=on_progress)
     paths = {"json": store.root / "report.json", "md": store.root / "report.md", "html": store.root / "report.html"}
     conn = sqlite3.connect(store.root / "checkpoints.sqlite", check_same_thread=False)
@@ -151,63 +149,29 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
     config = {"configurable": {"thread_id": meta["run_id"]}, "recursion_limit": 200}
     restore_sigterm = _raise_on_sigterm()
     try:
-        graph_input = _prepare_resume(graph, config, store, tools, scratch) if req.resume else _fresh_input(req)
-        if graph_input is _ALREADY_COMPLETE:
+        graph_input = prepare_resume(graph, config, store, ctx) if req.resume else fresh_input(req.paper, req.artifact)
+        if graph_input is ALREADY_COMPLETE:
             return Report.model_validate_json(paths["json"].read_text(encoding="utf-8")), paths
         # "sync": each checkpoint is on disk before the next node starts, so a SIGKILL loses at most one node
         final = graph.invoke(graph_input, config, durability="sync")
     except (KeyboardInterrupt, Interrupted) as exc:
         name = exc.signal_name if isinstance(exc, Interrupted) else "SIGINT"
-        tools.close()
-        req.flags.append(Flag(severity="high", code="interrupted",
-                              message=f"review interrupted by {name}; committed phases: {', '.join(store.committed_phases()) or 'none'}"))
-        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
-                              status="incomplete", extra_flags=req.flags, cost=getattr(agent, "cost", None),
-                              timing={"total_s": round(time.monotonic() - started, 3), "commands_s": round(tools.command_seconds, 3)})
-        write_reports(report, store.root, rubric)
+        ctx.close()
+        committed = ", ".join(store.committed_phases()) or "none"
+        report_fn("incomplete", [Flag(severity="high", code="interrupted",
+                                      message=f"review interrupted by {name}; committed phases: {committed}")])
         raise ReviewInterrupted(name, store, req) from None
     finally:
         restore_sigterm()
-        tools.close()
-        reap(scratch)  # artifact processes that escaped their process group
-        shutil.rmtree(scratch, ignore_errors=True)
+        ctx.close()
+        close = getattr(sandbox, "close", None)
+        if close is not None:
+            close()
+        if scratch is not None:
+            reap(scratch)  # artifact processes that escaped their process group
+            shutil.rmtree(scratch, ignore_errors=True)
         conn.close()
-    report = Report.model_validate(final["report"])
-    return report, paths
-
-
-_ALREADY_COMPLETE = object()
-
-
-def _fresh_input(req: ReviewRequest) -> dict:
-    return {"paper": str(req.paper), "artifact": req.artifact}
-
-
-def _prepare_resume(graph, config: dict, store: EvidenceStore, tools: Tools, scratch: Path):
-    """Check the run directory, drop the unfinished phase's evidence, and say where to continue."""
-    problems = store.verify_run()
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise RunDirChanged(f"cannot resume: {problems[0]}{more}",
-                            "the run directory was edited by hand; start a new review in another --out")
-    reap(scratch)  # processes a killed review left behind
-    shutil.rmtree(scratch, ignore_errors=True)
-    state = graph.get_state(config)
-    if state.values and not state.next and (store.root / "report.json").exists():
-        return _ALREADY_COMPLETE
-    pending = PhasePacket.model_validate(state.values["pending"]) if state.values.get("pending") else None
-    keep = set(pending.evidence) | {e for c in pending.checklist for e in c.evidence} if pending else set()
-    discarded = store.discard_uncommitted(keep)
-    store.log(f"resume: committed {', '.join(store.committed_phases()) or 'nothing'}; discarded {len(discarded)} uncommitted evidence files")
-    if "gate" in store.committed_phases():
-        tools.restore_acquisition()
-    # With a checkpoint, invoke(None) continues from it; without one (killed before the first), start over.
-    return None if state.values else _fresh_input_from_meta(store)
-
-
-def _fresh_input_from_meta(store: EvidenceStore) -> dict:
-    meta = json.loads((store.root / "run.json").read_text(encoding="utf-8"))
-    return {"paper": meta["paper"], "artifact": meta["artifact"]}
+    return Report.model_validate(final["report"]), paths
 
 
 class Interrupted(BaseException):
@@ -224,10 +188,6 @@ class ReviewInterrupted(CopilotError):
         super().__init__(f"review interrupted ({signal_name}); committed phases: {committed}; incomplete report in {store.root}",
                          f"resume with: copilot review {req.paper} {req.artifact} --out {store.root} --resume")
         self.exit_code = 130 if signal_name == "SIGINT" else 143
-
-
-class RunDirChanged(CopilotError):
-    exit_code = 2
 
 
 def _raise_on_sigterm():

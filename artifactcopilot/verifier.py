@@ -10,7 +10,6 @@ Offline no verifier is plugged in; the checker's rule checks stand alone.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
@@ -23,17 +22,14 @@ from .llm.prompts import render
 from .llm.transcript import Transcript
 from .models import Evidence, EvidenceLevel, PhasePacket
 from .rules import supported_score
+from .sandbox.commandlog import parse_log
 from .skills import Skill
 
 RUN_KINDS = ("command", "setup", "probe", "transfer", "provenance")
-EXIT = re.compile(r"^# (?:cwd: .*?\s+)?exit: (-?\d+|None)", re.M)
-TIMED_OUT = re.compile(r"timed_out: True")
 
 
 def _exit_ok(store: EvidenceStore, ev: Evidence) -> bool:
-    head = store.read(ev.id)[:4000].split("----- stdout -----", 1)[0]
-    match = EXIT.search(head)
-    return bool(match and match.group(1) == "0" and not TIMED_OUT.search(head))
+    return parse_log(store.read(ev.id)).ok
 
 
 def _json(store: EvidenceStore, ev: Evidence) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden"
 # Flags that depend on the machine or backend, not on the artifact.
-HOST_FLAGS = {"weaker-isolation", "network-enabled", "sandbox-limit", "local-isolation"}
+HOST_FLAGS = {"weaker-isolation", "network-enabled", "sandbox-limit", "sandbox-isolation", "sandbox-fallback"}
 SECONDS = re.compile(r"\d+(\.\d+)?\s?s\b")
 PYVER = re.compile(r"Python 3\.\d+\.\d+")
 CHARS = re.compile(r"\d+ chars of output")

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from artifactcopilot.agents.heuristic import HeuristicAgent
-from artifactcopilot.sandbox.local import LocalSandbox, SandboxLimits
+from artifactcopilot.sandbox.base import Limits
+from artifactcopilot.sandbox.local import LocalSandbox
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 SECRETS = {"OPENAI_API_KEY": "sk-hostile-openai-7d1f", "AWS_SECRET_ACCESS_KEY": "aws-hostile-2b9c",
@@ -29,7 +30,7 @@ SECRETS = {"OPENAI_API_KEY": "sk-hostile-openai-7d1f", "AWS_SECRET_ACCESS_KEY": 
 LIMITS = dict(timeout_s=20, memory_mb=1024, max_processes=200, output_cap_bytes=2_000_000, stall_s=None)
 
 
-def docker_sandbox(scratch: Path, flags: list):
+def docker_sandbox(scratch: Path):
     from artifactcopilot.sandbox.docker import DockerSandbox
     from artifactcopilot.sandbox.image import DEFAULT_IMAGE, EngineUnavailable, connect, image_present
 
@@ -39,7 +40,7 @@ def docker_sandbox(scratch: Path, flags: list):
         pytest.skip(f"no Docker engine can run here: {exc}")
     if not image_present(client, DEFAULT_IMAGE):
         pytest.skip(f"base image {DEFAULT_IMAGE} missing (bash .ci/setup-docker.sh builds it)")
-    return DockerSandbox(scratch, SandboxLimits(**LIMITS), flags=flags, client=client)
+    return DockerSandbox(scratch, Limits(**LIMITS), client=client)
 
 
 class Listener:
@@ -89,13 +90,13 @@ def test_hostile_artifact_is_contained(backend, tmp_path, monkeypatch, review):
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
     before = tree_digest(artifact)
-    run_dir, flags = tmp_path / "run", []
-    sandbox = (docker_sandbox(run_dir / "sandbox", flags) if backend == "docker"
-               else LocalSandbox(run_dir / "sandbox", SandboxLimits(**LIMITS), flags=flags))
+    run_dir = tmp_path / "run"
+    sandbox = (docker_sandbox(tmp_path / "scratch") if backend == "docker"
+               else LocalSandbox(tmp_path / "scratch", Limits(**LIMITS)))
     started = time.monotonic()
     try:
         # the offline agent: the fake OPENAI_API_KEY must not make the review call out to an LLM endpoint
-        report, run_dir = review(FIXTURE / "paper.md", artifact, timeout=LIMITS["timeout_s"], sandbox=sandbox, flags=flags,
+        report, run_dir = review(FIXTURE / "paper.md", artifact, timeout=LIMITS["timeout_s"], sandbox=sandbox,
                                  agent=HeuristicAgent())
     finally:
         listener.close()

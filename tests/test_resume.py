@@ -57,8 +57,14 @@ def wait_for(predicate, timeout: float = 60.0) -> None:
     raise AssertionError("condition not reached in time")
 
 
+def scratch(out: Path) -> Path:
+    """Where the review keeps its sandbox copies (outside the run directory); noted in working/scratch.txt."""
+    note = out / "working" / "scratch.txt"
+    return Path(note.read_text().strip()) if note.is_file() else out / "no-scratch-yet"
+
+
 def setup_running(out: Path) -> bool:
-    return any(out.glob("sandbox/*/.setup-started"))
+    return any(scratch(out).glob("*/.setup-started"))
 
 
 def evidence_state(out: Path) -> dict[str, tuple[str, str]]:
@@ -102,7 +108,7 @@ def resume_and_compare(artifact: Path, out: Path, baseline, committed_before: di
         assert after.get(ev_id) == state, f"committed evidence {ev_id} changed on resume"
     assert shape(out) == expected_shape, "evidence duplicated or missing compared with an uninterrupted run"
     assert_store_sound(out)
-    assert stray_processes(out) == []
+    assert stray_processes(out) == [] and stray_processes(scratch(out)) == []
     assert (out / "report.md").exists() and (out / "report.html").exists()
     return report
 
@@ -148,7 +154,7 @@ def test_signal_stops_cleanly_with_incomplete_report(artifact, tmp_path, baselin
     assert report["status"] == "incomplete"
     assert any(f["code"] == "interrupted" and "D1" in f["message"] for f in report["flags"])
     assert "incomplete" in (out / "report.md").read_text().lower()
-    assert stray_processes(out) == [] and not (out / "sandbox").exists()
+    assert stray_processes(scratch(out)) == [] and not scratch(out).exists()
     resume_and_compare(artifact, out, baseline, committed_evidence(out))
 
 

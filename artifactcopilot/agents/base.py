@@ -7,7 +7,7 @@ from typing import Protocol
 from ..models import ChecklistItem, PhasePacket
 from ..rubric import Rubric
 from ..skills import Skill
-from .tools import ScopedTools
+from ..tools import PhaseTools
 
 
 @dataclass
@@ -24,7 +24,7 @@ class PhaseContext:
 class Agent(Protocol):
     name: str
 
-    def run(self, skill: Skill, context: PhaseContext, tools: ScopedTools) -> PhasePacket: ...
+    def run(self, skill: Skill, context: PhaseContext, tools: PhaseTools) -> PhasePacket: ...
 
 
 def item(item_id: str, ok: bool | None, evidence: list[str] | None = None, note: str = "") -> ChecklistItem:

@@ -191,17 +191,17 @@ def check_endpoint(settings: LLMSettings) -> None:
         raise LLMUnavailable(f"the LLM endpoint {base} refused the API key (HTTP {response.status_code})", hint)
 
 
-def build_llm_agent(req) -> LLMReviewAgent:
-    """The agent `--agent llm` uses; raises LLMUnavailable when the endpoint cannot be used."""
+def build_llm_agent(req) -> tuple[LLMReviewAgent, list[Flag]]:
+    """The agent `--agent llm` uses, and the flags the report should carry about it; raises LLMUnavailable
+    when the endpoint cannot be used."""
     settings = settings_from_env(req.model, req.max_steps, req.max_cost, req.max_attempts)
     check_endpoint(settings)
     agent = LLMReviewAgent(make_chat_model(settings), settings)
-    req.flags.append(Flag(severity="info", code="llm-transcripts",
-                           message=f"model {settings.model}: every prompt, response and tool call is in transcripts/ "
-                                   "(an audit trace, not evidence)"))
+    flags = [Flag(severity="info", code="llm-transcripts",
+                  message=f"model {settings.model}: every prompt, response and tool call is in transcripts/ "
+                          "(an audit trace, not evidence)")]
     if not settings.price.known:
-        req.flags.append(Flag(severity="info", code="llm-price-unknown",
-                               message=f"no price for model {settings.model}: usd counts 0 and --max-cost cannot stop the review; "
-                                       "set COPILOT_LLM_PRICES"))
-    return agent
-
+        flags.append(Flag(severity="info", code="llm-price-unknown",
+                          message=f"no price for model {settings.model}: usd counts 0 and --max-cost cannot stop the review; "
+                                  "set COPILOT_LLM_PRICES"))
+    return agent, flags

@@ -1,4 +1,4 @@
-"""LangChain tools for the LLM agent: thin wrappers around the same ScopedTools the heuristic uses.
+"""LangChain tools for the LLM agent: thin wrappers around the same PhaseTools the heuristic uses.
 
 Only the tools in the phase skill's Tool Scope are built. Results are compact JSON; artifact
 content inside them is wrapped in <artifact-data> so the prompt can treat it as data. Long text
@@ -13,12 +13,13 @@ from typing import Any, Callable
 
 from langchain_core.tools import StructuredTool
 
+from ..errors import ToolScopeError
 from ..interventions import ACTION_KINDS, Action
 from ..models import EvidenceLevel, PhasePacket
 from ..skills import Skill
-from .heuristic.claims import stdout_of
+from ..sandbox.commandlog import parse_log
+from ..tools import TOOLS, CommandResult, PhaseTools
 from .heuristic.gate import NOT_MATERIAL
-from .tools import CommandResult, ScopedTools
 
 DATA_OPEN, DATA_CLOSE = "<artifact-data>", "</artifact-data>"
 # Kinds only tools may write: a model-authored note must never pass for a run, a comparison or a log.
@@ -39,7 +40,7 @@ def _norm(cmd: str) -> str:
 class LLMToolbox:
     """The tools of one phase attempt, and the packet once submitted."""
 
-    def __init__(self, tools: ScopedTools, skill: Skill, output_chars: int = 4000):
+    def __init__(self, tools: PhaseTools, skill: Skill, output_chars: int = 4000):
         self.tools, self.skill, self.phase, self.limit = tools, skill, skill.phase, output_chars
         self.submitted: PhasePacket | None = None
         self._docs: str | None = None
@@ -126,10 +127,7 @@ class LLMToolbox:
                         reuse_sections=analysis.reuse_sections, commands=data(json.dumps(commands, ensure_ascii=False)))
 
     def detect_environment(self) -> str:
-        deps = self.tools.dependency_files()
-        heads = {f: (self.tools.read_file(f, 4000) or "")[:1500] for f in deps[:10]}
-        ev = self.tools.store.add_json(self.phase, "environment", "environment", {"dependency_files": deps, "contents": heads},
-                                       f"{len(deps)} dependency files", EvidenceLevel.E1)
+        deps, heads, ev = self.tools.detect_environment()
         return self.out(evidence=ev.id, dependency_files=deps,
                         contents=data(self.cut(json.dumps(heads, indent=1), ev.path)))
 
@@ -146,6 +144,12 @@ class LLMToolbox:
     def run_transfer(self, command: str, purpose: str) -> str:
         return self._command(self.tools.run_transfer(command, self._action(command), purpose))
 
+    def build_image(self, dockerfile: str, purpose: str) -> str:
+        res = self.tools.build_image(dockerfile, self._action(f"docker build -f {dockerfile} ."), purpose)
+        if res is None:
+            return self.out(error="this sandbox has no container engine: set up the environment with run_setup instead")
+        return self._command(res)
+
     def verify_provenance(self, command: str, withheld_file: str) -> str:
         rec, out, ev = self.tools.verify_provenance(command, withheld_file)
         return self.out(evidence=ev.id, exit_code=rec.exit_code, stdout=data(self.cut(out, ev.path)))
@@ -153,7 +157,7 @@ class LLMToolbox:
     def record_intervention(self, kind: str, action: str, purpose: str, target: str | None = None) -> str:
         if kind not in ACTION_KINDS:
             return self.out(error=f"unknown kind '{kind}'; use one of {', '.join(sorted(ACTION_KINDS))}")
-        entry = self.tools.record_intervention(self.phase, Action(kind, action, target=target), purpose)
+        entry = self.tools.record_intervention(Action(kind, action, target=target), purpose)
         return self.out(intervention=entry.id, level=entry.level.value, rule=entry.rule)
 
     # ---- claims ------------------------------------------------------------------------------
@@ -184,7 +188,7 @@ class LLMToolbox:
         store = self.tools.store
         rec = store.get(source)
         if rec is not None and rec.kind in ("command", "transfer", "provenance"):
-            return stdout_of(store.read(source)), "run-output"
+            return parse_log(store.read(source)).stdout, "run-output"
         pre_existing = source in set(self.tools.list_files())
         text = self.tools.read_output(source)
         if text is not None and not pre_existing:
@@ -195,7 +199,7 @@ class LLMToolbox:
     def record_evidence(self, kind: str, name: str, content: str, summary: str = "") -> str:
         if kind in TOOL_KINDS:
             return self.out(error=f"kind '{kind}' is written by tools only; record your finding as another kind")
-        ev = self.tools.record_evidence(self.phase, kind, PurePosixPath(name).name or "note", content, summary)
+        ev = self.tools.record_evidence(kind, PurePosixPath(name).name or "note", content, summary)
         return self.out(evidence=ev.id, kind=kind)
 
     def submit_packet(self, **packet: Any) -> str:
@@ -207,32 +211,12 @@ class LLMToolbox:
         built = []
         for name in self.skill.tool_scope:
             func: Callable | None = getattr(self, name, None)
-            if func is None:
-                continue
+            if func is None:  # a skill names a tool this agent cannot use: fail loudly, never drop it
+                raise ToolScopeError(f"the LLM toolbox has no tool '{name}' named by skill {self.phase}")
             if name == "submit_packet":
                 built.append(StructuredTool.from_function(func=func, name=name, args_schema=PhasePacket,
-                                                          description="Submit this phase's packet (ends the phase)."))
+                                                          description=TOOLS[name].description))
             else:
-                built.append(StructuredTool.from_function(func=func, name=name, description=DESCRIPTIONS[name]))
+                built.append(StructuredTool.from_function(func=func, name=name, description=TOOLS[name].description))
         return built
 
-
-DESCRIPTIONS = {
-    "acquire_artifact": "Acquire the artifact and log the acquisition (source, files or the error).",
-    "list_files": "List artifact files, optionally only those under a path prefix.",
-    "locate_entry": "Find the entry document (README, docs index, INSTALL, notebook) and log where it is.",
-    "paper_terms": "Compare the artifact with the paper: shared distinctive terms and material files; logged.",
-    "read_file": "Read an artifact file (from_runs=true: the copy the runs wrote into). Use offset to page.",
-    "grep": "Search artifact files for a regular expression.",
-    "parse_readme": "Analyse a README: sections, documented commands, paper references, signals; logged.",
-    "detect_environment": "Record the declared environment: dependency, container and setup files.",
-    "run_setup": "Run a setup step in the sandbox (network on). Undocumented steps are logged as interventions.",
-    "probe": "Run a short probe (interpreter, imports) in the sandbox to check the environment.",
-    "run_workflow": "Run the representative workflow command in the sandbox; output is persisted as evidence.",
-    "run_transfer": "Run a transfer case (new input or configuration) in the sandbox; persisted as evidence.",
-    "verify_provenance": "Rerun a command in a fresh copy without one pre-existing file, to see if output depends on it.",
-    "record_intervention": "Log a reviewer action beyond the documentation (kind: install, env, version, path_fix, command_fix, wait, edit, create_file).",
-    "paper_tables": "List the paper's tables (label, header, first rows).",
-    "compare_table": "Compare a paper table (label or index) with a run's output (command evidence id or output file); logged.",
-    "record_evidence": "Record a finding of yours (e.g. kind selection, environment, reuse, note) as evidence.",
-}

@@ -1,7 +1,6 @@
 """`copilot doctor`: can this machine run reviews in a sandbox, and did an earlier review leave anything behind?"""
 from __future__ import annotations
 
-import os
 from typing import Annotated, Optional
 
 import typer
@@ -11,45 +10,12 @@ from rich.table import Table
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
-def _checks(image: str, clean: bool, build_base: bool) -> list[tuple[str, str, str]]:
-    from ..sandbox.image import EngineUnavailable, connect, ensure_base_image, image_present, orphans, remove_orphans
-    from ..sandbox.local import _mount_ns_works, _unshare_works
+def _checks(image: str | None, clean: bool, build_base: bool) -> list[tuple[str, str, str]]:
+    """Every registered sandbox backend's rows."""
+    from ..sandbox.registry import BACKENDS, SandboxOptions, backend
 
-    rows: list[tuple[str, str, str]] = []
-    try:
-        client = connect(timeout=5)
-    except EngineUnavailable as exc:
-        rows.append(("docker engine", FAIL, f"{exc} — {exc.hint}"))
-        client = None
-    if client is not None:
-        version = client.version()
-        rows.append(("docker engine", OK, f"{version.get('Version', '?')} (API {version.get('ApiVersion', '?')}), "
-                                          f"cgroup v{client.info().get('CgroupVersion', '?')}"))
-        if build_base:
-            try:
-                built = ensure_base_image(client, image, log=lambda line: None)
-                rows.append(("base image build", OK, "built now" if built else "already present"))
-            except Exception as exc:  # noqa: BLE001 - reported as a failed check
-                rows.append(("base image build", FAIL, str(exc).splitlines()[0][:160]))
-        present = image_present(client, image)
-        rows.append(("base image", OK if present else FAIL,
-                     image if present else f"{image} missing — run `copilot doctor --build-base` (debootstrap + docker import)"))
-        found = orphans(client)
-        if found and clean:
-            removed = remove_orphans(client, found)
-            rows.append(("orphaned resources", OK, f"removed {removed} of {len(found)}"))
-        else:
-            rows.append(("orphaned resources", FAIL if found else OK,
-                         f"{len(found)} left by reviews that are gone — remove with `copilot doctor --clean`" if found else "none"))
-            rows += [(f"  orphan {o.kind}", FAIL, f"{o.name} (review process {o.owner})") for o in found[:20]]
-    net = _unshare_works()
-    rows.append(("local: network namespace", OK if net else WARN,
-                 "unshare -n works: artifact commands run without network" if net else "unshare -n refused: local commands keep the network"))
-    ro = os.geteuid() == 0 and _mount_ns_works()
-    rows.append(("local: read-only host", OK if ro else WARN,
-                 "private mount namespace: only the artifact copy is writable" if ro
-                 else "needs root and unshare --mount: commands can write outside the artifact copy"))
-    return rows
+    options = SandboxOptions(image=image)
+    return [row for name in BACKENDS for row in backend(name).doctor(options, clean=clean, build_base=build_base)]
 
 
 def register(app: typer.Typer) -> None:
@@ -61,10 +27,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check the sandbox backends: Docker engine, base image, leftovers of earlier reviews, local isolation."""
         from ..cli import fail
-        from ..sandbox.image import DEFAULT_IMAGE
 
         try:
-            rows = _checks(image or DEFAULT_IMAGE, clean, build_base)
+            rows = _checks(image, clean, build_base)
         except Exception as exc:  # noqa: BLE001 - one line, never a traceback
             raise fail(exc) from None
         table = Table(title="copilot doctor", show_lines=False)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import time
 from pathlib import Path
 from typing import Annotated, Optional
@@ -18,11 +17,12 @@ def _default_out(artifact: str, label: str) -> Path:
     return Path("reports") / f"repro-{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def _sandbox(name: str, scratch: Path, timeout: float):
-    """The same choice as `copilot review`: Docker when its engine and base image are there, else local."""
-    from ..review import ReviewRequest, resolve_sandbox
+def _sandbox(name: str, timeout: float):
+    """The same choice as `copilot review` (sandbox/registry.py)."""
+    from ..sandbox.base import Limits
+    from ..sandbox.registry import SandboxOptions, open_sandbox
 
-    return resolve_sandbox(ReviewRequest(paper=Path(), artifact="", out=scratch, sandbox=name, timeout_s=timeout), scratch)
+    return open_sandbox(name, SandboxOptions(limits=Limits(timeout_s=timeout)))[0]
 
 
 def _model(agent: str, model: str | None):
@@ -63,7 +63,11 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
             log_file.flush()
 
         config = ReproConfig(timeout_s=timeout, max_steps=max_steps, max_cost_usd=max_cost, cache_dir=out / "cache")
-        result = reproduce(acq.root, expected, _sandbox(sandbox, out / "sandbox", timeout), _model(agent, model), config, log)
+        box = _sandbox(sandbox, timeout)
+        try:
+            result = reproduce(acq.root, expected, box, _model(agent, model), config, log)
+        finally:
+            box.close()  # scratch copies; the attempts are in logs/
     for n, (script, verdict) in enumerate(result.attempts, 1):
         (out / "logs" / f"attempt-{n:02d}.sh").write_text(script, encoding="utf-8")
         (out / "logs" / f"attempt-{n:02d}.json").write_text(json.dumps(verdict.public(), indent=2), encoding="utf-8")
@@ -81,7 +85,6 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
                "mode": result.mode, "steps": result.steps, "cost_usd": round(result.cost_usd, 4),
                "attempts": len(result.attempts), "detail": v.public() if v else None}
     (out / "verdict.json").write_text(json.dumps(verdict, indent=2) + "\n", encoding="utf-8")
-    shutil.rmtree(out / "sandbox", ignore_errors=True)  # scratch copies; the attempts are in logs/
     return verdict
 
 

@@ -1,4 +1,12 @@
-"""The sandbox seam: `start(workdir) -> Session`, `session.run(...) -> CommandRecord`, `session.close()`."""
+"""The sandbox contract every backend implements, and what the backends share.
+
+A `Sandbox` starts `Session`s over a scratch copy of the artifact; a session runs shell commands
+with limits and returns a `RunResult` (the record plus the full captured output). Inside every
+sandbox the artifact copy is the working directory and the review's own environment (virtual
+environment, HOME, temp) lives under `ENV_ROOT`, so commands and provisioning steps read the same on
+every backend. What a backend enforces is declared by `Enforcement`, checked before anything runs and
+shown in the report. Backends are registered in `sandbox/registry.py`.
+"""
 from __future__ import annotations
 
 import os
@@ -9,27 +17,44 @@ from typing import Protocol
 
 from ..models import CommandRecord
 
+ENV_ROOT = "/opt/copilot"
+"""The review's environment inside every sandbox: venv/, home/, tmp/."""
+VENV = f"{ENV_ROOT}/venv"
+"""The per-review virtual environment (created by provisioning steps, first on PATH once it exists)."""
 # Host variables never passed to artifact code, by name pattern (API keys, tokens, cloud creds).
 SECRET_PATTERN = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)", re.I)
 SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
+PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 
 
 @dataclass
 class Limits:
-    """Resource limits for one sandboxed command."""
+    """Resource limits of the commands a sandbox runs."""
 
     timeout_s: float = 1800.0
-    """Wall-clock limit per command; the whole process group is killed past it."""
+    """Wall-clock limit per command; the whole process tree is killed past it."""
     memory_mb: int = 4096
-    """Address-space limit (local) or memory limit (container)."""
+    """Memory limit (container limit, or the data segment locally: a JVM's address-space reservation still starts)."""
     max_processes: int = 512
-    """Process limit (rlimit NPROC locally, pids limit in a container)."""
+    """Process limit (pids cgroup or container pids limit, else rlimit NPROC)."""
     max_file_mb: int = 1024
     """Largest file a command may write."""
     output_cap_bytes: int = 2_000_000
     """Output kept per stream; the rest is counted and dropped."""
-    network: bool = False
-    """Whether the command may reach the network."""
+    cpus: float = 2.0
+    """CPUs a container may use (Docker)."""
+    cpu_seconds: float | None = None
+    """CPU time per process (rlimit CPU); None derives it from the command timeout and the CPU count."""
+    stall_s: float | None = 900.0
+    """A command with no new output for this long is stuck: killed and recorded; None disables it."""
+    phase_budget_s: float | None = None
+    """Wall-clock budget of all commands of one phase; None means only the per-command timeout applies."""
+    tmp_mb: int = 512
+    """Size of a private /tmp where the backend makes one (Docker)."""
+
+    def cpu_rlimit(self, timeout: float) -> int:
+        return int(self.cpu_seconds or timeout * (os.cpu_count() or 1)) + 1
 
 
 @dataclass
@@ -41,31 +66,79 @@ class RunResult:
     stderr_full: bytes = b""
 
 
+@dataclass(frozen=True)
+class Enforcement:
+    """What a sandbox guarantees about the commands it runs."""
+
+    backend: str
+    pid_namespace: bool
+    """Commands see only their own processes (no other process's /proc, environ included)."""
+    network_isolated: bool
+    """No network unless a step asks for it (each enablement recorded)."""
+    read_only_host: bool
+    """The host file system is read-only; only the artifact copy and the review's environment are writable."""
+    scratch_outside_run: bool
+    """The writable copy is outside the run directory and anything the review later trusts."""
+    fresh_home: bool
+    env_allowlist: bool
+    """The environment is built from an allow-list: no host variable, no secret."""
+    memory: str = ""
+    """How memory is limited, e.g. 'container limit 4096 MB'."""
+    processes: str = ""
+    notes: tuple[str, ...] = ()
+
+    REQUIRED = ("pid_namespace", "network_isolated", "read_only_host", "scratch_outside_run", "fresh_home", "env_allowlist")
+
+    def missing(self) -> list[str]:
+        """Required properties this sandbox cannot provide (a review refuses to run half-isolated)."""
+        return [name.replace("_", " ") for name in self.REQUIRED if not getattr(self, name)]
+
+    def describe(self) -> str:
+        held = [name.replace("_", " ") for name in self.REQUIRED if getattr(self, name)]
+        extra = [x for x in (self.memory, self.processes) if x]
+        return f"{self.backend} sandbox: " + ", ".join(held + extra + list(self.notes))
+
+
 class Session(Protocol):
     root: Path
-    """Artifact copy the commands run in (host path)."""
+    """Host path of the artifact copy the commands run in (their outputs are read from here)."""
+    capabilities: frozenset[str]
+    """Optional abilities: 'build_image' (the artifact's own Dockerfile), 'apt' (system packages as root)."""
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult: ...
+
+    def set_phase(self, phase: str) -> None: ...
+
+    def build_image(self, dockerfile: str, timeout: float | None = None) -> RunResult: ...
 
     def close(self) -> None: ...
 
 
 class Sandbox(Protocol):
     name: str
-    isolation_note: str
 
-    def start(self, workdir: Path) -> Session: ...
+    def start(self, workdir: Path) -> Session:
+        """The review's long-lived session over a scratch copy of `workdir`."""
+        ...
+
+    def fresh(self, workdir: Path) -> Session:
+        """A clean session on a new copy, for a judge or a provenance rerun."""
+        ...
+
+    def enforcement(self) -> Enforcement: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
 class Snapshot:
-    """File hashes under a root, to tell which files a command created or changed."""
+    """File sizes and times under a root, to tell which files a command created or changed."""
 
     files: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     @classmethod
-    def take(cls, root: Path, limit: int = 20000) -> "Snapshot":
+    def take(cls, root: Path, limit: int = 20000) -> Snapshot:
         files: dict[str, tuple[int, float]] = {}
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = [d for d in dirnames if d not in (".git", "__pycache__", ".sandbox-home")]
@@ -80,16 +153,34 @@ class Snapshot:
                     return cls(files)
         return cls(files)
 
-    def diff(self, after: "Snapshot") -> tuple[list[str], list[str]]:
+    def diff(self, after: Snapshot) -> tuple[list[str], list[str], list[str]]:
+        """(created, modified, deleted) between this snapshot and a later one."""
         created = sorted(set(after.files) - set(self.files))
         modified = sorted(p for p in after.files if p in self.files and after.files[p] != self.files[p])
-        return created, modified
+        deleted = sorted(set(self.files) - set(after.files))
+        return created, modified, deleted
 
 
-def clean_env(extra: dict[str, str] | None = None, home: str = "/tmp") -> dict[str, str]:
-    """A minimal environment for artifact code: no host secrets, nothing from the reviewer's shell."""
-    env = {"PATH": SAFE_PATH, "HOME": home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "TERM": "dumb"}
+def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home", network: bool = False,
+              venv: bool = False) -> dict[str, str]:
+    """The environment of an artifact command, from an allow-list: nothing of the reviewer's shell, no secret.
+
+    With network (an install or download step) the host's proxy settings and CA bundle come along,
+    so package managers work wherever they work on the host; with venv the review's virtual
+    environment is first on PATH."""
+    path = f"{VENV}/bin:{SAFE_PATH}" if venv else SAFE_PATH
+    env = {"PATH": path, "HOME": home, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "TERM": "dumb", "MPLBACKEND": "Agg",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
+    if venv:
+        env["VIRTUAL_ENV"] = VENV
+    if network:
+        env.update({k: v for k in PROXY_VARS if (v := os.environ.get(k))})
+        if Path(CA_BUNDLE).is_file():
+            env.update({"PIP_CERT": CA_BUNDLE, "SSL_CERT_FILE": CA_BUNDLE, "REQUESTS_CA_BUNDLE": CA_BUNDLE})
+        for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST"):
+            if os.environ.get(name, "").startswith(("http://", "https://")) or name == "PIP_TRUSTED_HOST" and os.environ.get(name):
+                env[name] = os.environ[name]
     for key, value in (extra or {}).items():
         if not SECRET_PATTERN.search(key):
             env[key] = value

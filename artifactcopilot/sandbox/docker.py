@@ -18,11 +18,10 @@ import uuid
 import weakref
 from pathlib import Path
 
-from ..models import CommandRecord, Flag
-from .base import Limits, RunResult, Snapshot, clean_env
+from ..models import CommandRecord
+from .base import CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .image import DEFAULT_IMAGE, connect, labels, orphans
-from .local import (Capture, PhaseBudget, SandboxLimits, prepare_run, copy_artifact, flag_limits,
-                    limit_notes, record_for, watch)
+from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 MOUNT = "/artifact"
 # Kill every process but init (1), the keeper and this shell; repeat until none is left (forks race).
@@ -62,9 +61,11 @@ def _close_live_sessions() -> None:  # a caller that never closed its sessions s
 
 
 class DockerSession:
+    capabilities = frozenset({"build_image", "apt"})
+
     def __init__(self, sandbox: "DockerSandbox", root: Path, role: str = "session"):
         self.sandbox, self.client, self.root = sandbox, sandbox.client, root
-        self.limits, self.flags, self.role = sandbox.limits, sandbox.flags, role
+        self.limits, self.role = sandbox.limits, role
         self.budget = PhaseBudget(self.limits.phase_budget_s)
         self.images: list[str] = []
         self.container = None
@@ -88,7 +89,7 @@ class DockerSession:
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
             name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
-            volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
+            volumes=self._volumes(), tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
             mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9),
             pids_limit=lim.max_processes, security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
             ulimits=[Ulimit(name="fsize", soft=lim.max_file_mb << 20, hard=lim.max_file_mb << 20),
@@ -99,8 +100,16 @@ class DockerSession:
         self.container.start()
         self.container.reload()
         self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
+        self._exec_simple(["mkdir", "-p", f"{ENV_ROOT}/home", f"{ENV_ROOT}/tmp"])
         self._cgroups = _cgroup_files(self.container.attrs["State"]["Pid"])
         self._oom, self._pids_max = self._counters()
+
+    def _volumes(self) -> dict:
+        """The artifact copy, read-write; the host's CA bundle, read-only, so install steps can verify TLS."""
+        volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}}
+        if Path(CA_BUNDLE).is_file():
+            volumes[CA_BUNDLE] = {"bind": CA_BUNDLE, "mode": "ro"}
+        return volumes
 
     def _bridge(self):
         from docker.errors import NotFound
@@ -182,12 +191,9 @@ class DockerSession:
         networked = network and self.network_attachable
         if networked:
             self._set_network(True)
-            if self.flags is not None:
-                self.flags.append(Flag(severity="info", code="network-enabled",
-                                       message=f"docker: network enabled for `{cmd.splitlines()[-1][:80]}`"))
         start = time.monotonic()
         try:
-            env_vars = clean_env(env, "/root")
+            env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
             env_vars["TMPDIR"] = "/tmp"
             exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
                                                   environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
@@ -210,16 +216,15 @@ class DockerSession:
                 self._set_network(False)
         duration = time.monotonic() - start
         self.budget.spend(duration)
-        created, modified = before.diff(Snapshot.take(self.root))
+        changes = before.diff(Snapshot.take(self.root))
         notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, exit_code)
         notes += events
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         if network and not networked:
             notes.append("network requested but the engine has no bridge network; ran without")
-        result = record_for(cmd, rel, exit_code, duration, out, err, created, modified, _dedupe(notes), killed=reason is not None)
-        flag_limits(self.flags, result.record, "docker")
-        return result
+        return record_for(cmd, rel, exit_code, duration, out, err, changes, _dedupe(notes), killed=reason is not None,
+                          network=networked)
 
     def _counters(self) -> tuple[int, int]:
         oom = _read_counter(self._cgroups.get("memory"), "oom_kill")
@@ -348,13 +353,11 @@ class DockerSandbox:
     isolation_note = "docker sandbox: container with memory, CPU and pids limits, no network unless a setup step needs it"
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None, image: str | None = None,
-                 flags: list[Flag] | None = None, client=None, review: str = ""):
+                 client=None, review: str = ""):
         self.scratch_root = Path(scratch_root)
-        self.limits = SandboxLimits.of(limits)
+        self.limits = limits or Limits()
         self.client = client or connect()
         self.base_image = self.image = image or DEFAULT_IMAGE
-        self.flags = flags
-        """Report flags this sandbox appends to (limits hit, network enablements); pass the review's list."""
         self.review = review or uuid.uuid4().hex[:12]
         self.dropped_links: list[str] = []
         self._sessions: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
@@ -364,13 +367,13 @@ class DockerSandbox:
         """Remove containers a killed earlier review of the same run directory left (resume)."""
         from docker.errors import APIError, NotFound
 
-        scratch, removed = str(self.scratch_root.resolve()), 0
+        removed = 0
         for orphan in orphans(self.client):
-            if orphan.kind != "container":
+            if orphan.kind != "container" or not self.review:
                 continue
             try:
                 container = self.client.containers.get(orphan.id)
-                if any(m.get("Source", "").startswith(scratch + os.sep) for m in container.attrs.get("Mounts", [])):
+                if (container.labels or {}).get("io.artifactcopilot.review") == self.review:
                     container.remove(force=True)
                     removed += 1
             except (APIError, NotFound):
@@ -395,6 +398,41 @@ class DockerSandbox:
         self._sessions.add(session)
         return session
 
+    def enforcement(self) -> Enforcement:
+        return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,
+                           scratch_outside_run=True, fresh_home=True, env_allowlist=True,
+                           memory=f"container limit {self.limits.memory_mb} MB",
+                           processes=f"pids limit {self.limits.max_processes}", notes=(f"image {self.image}",))
+
     def close(self) -> None:
         for session in list(self._sessions):
             session.close()
+
+
+class _DockerBackend:
+    """Registry entry (sandbox/registry.py) of the Docker sandbox."""
+
+    name = "docker"
+
+    def check(self, options) -> str | None:
+        from .image import EngineUnavailable, image_present
+
+        image = options.image or DEFAULT_IMAGE
+        try:
+            client = connect()
+        except EngineUnavailable as exc:
+            return f"{exc} — {exc.hint}"
+        if not image_present(client, image):
+            return f"Docker image '{image}' not found — run `copilot doctor --build-base` or pass --image"
+        return None
+
+    def open(self, options) -> DockerSandbox:
+        return DockerSandbox(options.scratch_dir(), options.limits, image=options.image, review=options.review)
+
+    def doctor(self, options, clean: bool = False, build_base: bool = False) -> list[tuple[str, str, str]]:
+        from .image import doctor_rows
+
+        return doctor_rows(options.image or DEFAULT_IMAGE, clean=clean, build_base=build_base)
+
+
+BACKEND = _DockerBackend()

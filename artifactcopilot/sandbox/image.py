@@ -170,3 +170,30 @@ def remove_orphans(client, found: list[Orphan]) -> int:
         except (NotFound, APIError):
             pass
     return removed
+
+
+def doctor_rows(image: str, clean: bool = False, build_base: bool = False) -> list[tuple[str, str, str]]:
+    """`copilot doctor` rows for the Docker backend: engine, base image, leftovers of earlier reviews."""
+    try:
+        client = connect(timeout=5)
+    except EngineUnavailable as exc:
+        return [("docker engine", "FAIL", f"{exc} — {exc.hint}")]
+    version = client.version()
+    rows = [("docker engine", "ok", f"{version.get('Version', '?')} (API {version.get('ApiVersion', '?')}), "
+                                    f"cgroup v{client.info().get('CgroupVersion', '?')}")]
+    if build_base:
+        try:
+            built = ensure_base_image(client, image, log=lambda line: None)
+            rows.append(("base image build", "ok", "built now" if built else "already present"))
+        except Exception as exc:  # noqa: BLE001 - reported as a failed check
+            rows.append(("base image build", "FAIL", str(exc).splitlines()[0][:160]))
+    present = image_present(client, image)
+    rows.append(("base image", "ok" if present else "FAIL",
+                 image if present else f"{image} missing — run `copilot doctor --build-base` (debootstrap + docker import)"))
+    found = orphans(client)
+    if found and clean:
+        removed = remove_orphans(client, found)
+        return rows + [("orphaned resources", "ok", f"removed {removed} of {len(found)}")]
+    rows.append(("orphaned resources", "FAIL" if found else "ok",
+                 f"{len(found)} left by reviews that are gone — remove with `copilot doctor --clean`" if found else "none"))
+    return rows + [(f"  orphan {o.kind}", "FAIL", f"{o.name} (review process {o.owner})") for o in found[:20]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...models import PhasePacket
 from ...skills import Skill
 from ..base import PhaseContext
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 from .claims import run_claims
 from .docs import run_docs
 from .env import run_env
@@ -21,7 +21,7 @@ class HeuristicAgent:
 
     name = "heuristic"
 
-    def run(self, skill: Skill, context: PhaseContext, tools: ScopedTools) -> PhasePacket:
+    def run(self, skill: Skill, context: PhaseContext, tools: PhaseTools) -> PhasePacket:
         runner = PHASE_RUNNERS.get(skill.phase)
         if runner is None:
             packet = run_unassessed(context, tools, skill.contract.checklist, skill.contract.evidence_kinds)

@@ -14,8 +14,9 @@ from ...repro.judges import MethodVerdict, RunEvidence, judge_method
 from ...repro.provenance import RunProvenance
 from ...tables import Comparison, Table, parse_number
 from ...rules import supported_score
+from ...sandbox.commandlog import parse_log
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 
 TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
 D4_BUDGET_S = 600.0  # provenance reruns of D4 stop here; an unverified file is not evidence of copying
@@ -24,11 +25,10 @@ NUMBER = re.compile(r"[-−]?\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?%?")
 
 def stdout_of(log: str) -> str:
     """The stdout part of a persisted command log."""
-    head, _, rest = log.partition("----- stdout -----\n")
-    return rest.partition("\n----- stderr -----\n")[0] if rest else ""
+    return parse_log(log).stdout
 
 
-def output_sources(tools: ScopedTools, run: dict) -> list[tuple[str, str]]:
+def output_sources(tools: PhaseTools, run: dict) -> list[tuple[str, str]]:
     sources = [(f"stdout of `{run['cmd']}`", stdout_of(tools.store.read(run["evidence"])))]
     for rel in (run.get("files_created") or []) + (run.get("files_modified") or []):
         if rel.lower().endswith(TEXT_OUTPUT):
@@ -38,7 +38,7 @@ def output_sources(tools: ScopedTools, run: dict) -> list[tuple[str, str]]:
     return sources
 
 
-def paper_numbers(tools: ScopedTools) -> list[str]:
+def paper_numbers(tools: PhaseTools) -> list[str]:
     """Printed numbers of the paper's tables and claims that carry information (not 1, 2, 2024)."""
     out = []
     for table in tools.paper_tables():
@@ -62,7 +62,7 @@ def _numbers_found(expected: list[str], text: str) -> list[str]:
     return found
 
 
-def method_verdict(tools: ScopedTools, run: dict, table: Table, sources: list[tuple[str, str]], provenance: list[dict],
+def method_verdict(tools: PhaseTools, run: dict, table: Table, sources: list[tuple[str, str]], provenance: list[dict],
                    prov_evs: list[str], deadline: float) -> MethodVerdict:
     """The method judge on D3's workflow for a table its output reproduced, reruns bounded by the D4 budget."""
     def rerun(withheld: str) -> list[tuple[str, str]] | None:
@@ -92,7 +92,7 @@ def inconsistency_flags(inconsistencies: list[dict]) -> list[Flag]:
             for label, cells in by_table.items()]
 
 
-def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d3 = ctx.packets["D3"]
     run = d3.facts.get("run")
     record: dict = {"tables": [], "numbers": {}, "provenance": []}
@@ -132,7 +132,7 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     record["numbers"] = {"paper": len(expected_numbers), "found_in_output": found}
     record["inconsistencies"] = inconsistencies
     level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
-    ev = tools.record_evidence("D4", "comparison", "claim-mapping", record,
+    ev = tools.record_evidence("comparison", "claim-mapping", record,
                                f"tables reproduced: {', '.join(reproduced) or 'none'}; copied: {', '.join(copied) or 'none'}; "
                                f"{len(found)}/{len(expected_numbers)} paper numbers found in output", level)
     matched_cells = max((c.matched for _, c in usable.values()), default=0)
@@ -159,7 +159,7 @@ def run_claims(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
                    inconsistency_flags(inconsistencies))
 
 
-def _no_execution(ctx: PhaseContext, tools: ScopedTools, d3: PhasePacket) -> PhasePacket:
+def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> PhasePacket:
     """No E2 output. If D3 found a run that only displayed a checked-in file, say whether that file is a paper table."""
     displayed = d3.facts.get("displayed")
     copied = []
@@ -167,7 +167,7 @@ def _no_execution(ctx: PhaseContext, tools: ScopedTools, d3: PhasePacket) -> Pha
         shown = stdout_of(tools.store.read(displayed["evidence"]))
         copied = [t.label or "table" for t in tools.paper_tables() if (c := tools.compare_table(t, shown)) and c.success]
     record = {"reason": "no reviewer-executed output at E2 (D3)", "displayed": displayed, "paper_tables_in_displayed_output": copied}
-    ev = tools.record_evidence("D4", "comparison", "claim-mapping", record,
+    ev = tools.record_evidence("comparison", "claim-mapping", record,
                                f"precomputed {', '.join(copied)} displayed from {displayed['file']}" if copied else
                                "nothing to compare: the workflow produced no valid output", EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]

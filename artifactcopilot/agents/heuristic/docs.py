@@ -6,12 +6,12 @@ from dataclasses import asdict
 from ...models import EvidenceLevel, PhasePacket
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 
 ITEMS = ("entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources", "limits")
 
 
-def run_docs(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     entry = ctx.packets["gate"].facts.get("entry")
     analysis, ev = tools.parse_readme(entry)
     deps = tools.dependency_files()

@@ -11,7 +11,7 @@ from ...models import EvidenceLevel, PhasePacket
 from ...readme import SETUP_CMD, DocCommand
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 from .fixes import relocation
 
 IMPORT_ALIASES = {"scikit-learn": "sklearn", "pyyaml": "yaml", "pillow": "PIL", "beautifulsoup4": "bs4",
@@ -21,7 +21,7 @@ REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|renv\.lock|package-lock\.json)$", re.I)
 
 
-def requirements(tools: ScopedTools, files: list[str]) -> list[str]:
+def requirements(tools: PhaseTools, files: list[str]) -> list[str]:
     reqs: list[str] = []
     for rel in files:
         name = rel.rsplit("/", 1)[-1].lower()
@@ -80,7 +80,7 @@ def dockerfile_of(cmd: str, files: list[str]) -> str | None:
     return rel if rel in files else None
 
 
-def probe_entries(tools: ScopedTools, workflow: list[DocCommand]) -> tuple[bool, dict[str, str], list[str]]:
+def probe_entries(tools: PhaseTools, workflow: list[DocCommand]) -> tuple[bool, dict[str, str], list[str]]:
     """Do the documented workflow commands' entry files exist? Returns (resolves, relocations, missing).
 
     A command with no file token (e.g. `make test`) cannot be checked statically and counts as resolving.
@@ -106,7 +106,7 @@ def probe_entries(tools: ScopedTools, workflow: list[DocCommand]) -> tuple[bool,
     return any_resolves, relocations, missing
 
 
-def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d1 = ctx.packets["D1"]
     commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
     tools.documented_workflow.update(c.cmd for c in commands if c.kind in ("workflow", "reuse"))
@@ -119,7 +119,7 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     detected = {"workflow_entries": {c.cmd: entry_files(c) for c in commands if c.kind == "workflow"},
                 "dependency_files": dep_files, "requirements": reqs, "pinned": pinned_reqs,
                 "isolation_files": isolation_files, "setup_commands": [c.script() for c in setup_cmds]}
-    env_ev = tools.record_evidence("D2", "environment", "environment", detected,
+    env_ev = tools.record_evidence("environment", "environment", detected,
                                    f"{len(dep_files)} dependency files, {len(reqs)} requirements, {len(setup_cmds)} setup commands",
                                    EvidenceLevel.E1)
     env = dict(d1.facts.get("env_vars", {}))
@@ -186,7 +186,7 @@ def run_env(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     workflow = [c for c in commands if c.kind == "workflow"]
     resolves, relocations, missing_entries = probe_entries(tools, workflow)
     for documented, actual in relocations.items():  # logged now: reaching an evaluable state needed it
-        tools.record_intervention("D2", Action("path_fix", relocation(documented, actual)),
+        tools.record_intervention(Action("path_fix", relocation(documented, actual)),
                                   f"documented entry {documented} does not exist; the file is at {actual}", [env_ev.id])
     eval_notes = []
     if not resolves:

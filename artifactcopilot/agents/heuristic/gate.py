@@ -5,7 +5,7 @@ import re
 
 from ...models import EvidenceLevel, PhasePacket
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 
 NOT_MATERIAL = re.compile(r"(^|/)(readme|license|licence|copying|citation|authors|contributing|changelog|\.gitignore|\.gitattributes)[^/]*$", re.I)
 TEXTUAL = (".md", ".txt", ".tex", ".rst", ".html")
@@ -15,7 +15,7 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]{4,}", text.lower()))
 
 
-def run_gate(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     acq, acq_ev = tools.acquire_artifact()
     gc1 = acq.ok
     checklist = [item("GC1", gc1, [acq_ev.id], f"{acq.kind or 'source'}: {len(acq.files)} files" if gc1 else (acq.error or "no files"))]
@@ -28,11 +28,11 @@ def run_gate(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     entry_text = tools.read_file(entry) if entry else None
     gc2 = bool(entry_text and entry_text.strip())
     if entry:
-        entry_ev = tools.record_evidence("gate", "entry", "entry-location",
+        entry_ev = tools.record_evidence("entry", "entry-location",
                                          {"entry": entry, "bytes": len(entry_text or ""), "readable": gc2},
                                          f"entry document {entry}" + ("" if gc2 else " (empty or unreadable)"), EvidenceLevel.E1)
     else:
-        entry_ev = tools.record_evidence("gate", "entry", "entry-location", {"entry": None, "searched": "README*, docs/index, INSTALL, top-level notebook"},
+        entry_ev = tools.record_evidence("entry", "entry-location", {"entry": None, "searched": "README*, docs/index, INSTALL, top-level notebook"},
                                          "no README, docs index, INSTALL or notebook found", EvidenceLevel.E1)
     checklist.append(item("GC2", gc2, [entry_ev.id, acq_ev.id], f"entry: {entry}" if gc2 else "no readable entry document"))
 
@@ -58,7 +58,7 @@ def run_gate(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
     related = relation["shared_count"] >= thresholds.get("min_shared_terms", 3)
     has_material = len(material) >= thresholds.get("min_material_files", 1)
     relation.update({"material_files": material[:200], "material_count": len(material), "paper_copies": copies})
-    rel_ev = tools.record_evidence("gate", "relation", "paper-relation", relation,
+    rel_ev = tools.record_evidence("relation", "paper-relation", relation,
                                    f"{relation['shared_count']} shared distinctive terms; {len(material)} material files", EvidenceLevel.E1)
     gc3 = related and has_material
     note = (f"shares {relation['shared_count']} distinctive terms with the paper ({', '.join(relation['shared_terms'][:8])})"

@@ -6,14 +6,14 @@ from ...models import EvidenceLevel, InterventionLevel, PhasePacket, Score
 from ...readme import DocCommand
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 from .fixes import valid_output
 from .run import _normalized, attempt
 
 REUSE_DIRS = ("examples/", "example/", "configs/", "config/", "samples/")
 
 
-def run_reuse(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d1, d3 = ctx.packets["D1"], ctx.packets["D3"]
     base = d3.score is not None and d3.score >= Score.WA
     run = d3.facts.get("run") or {}
@@ -37,7 +37,7 @@ def run_reuse(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
             repeatable = valid_output(again.record) and _normalized(again.record.stdout) == _normalized(res.record.stdout)
         runs = [{"cmd": cand.cmd, "valid": validated, "evidence": transfer_ev}]
     discovery["transfer_runs"] = runs
-    ev = tools.record_evidence("D5", "reuse", "reuse-discovery", discovery,
+    ev = tools.record_evidence("reuse", "reuse-discovery", discovery,
                                f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}", EvidenceLevel.E1)
     mine = [i for i in tools.store.interventions() if i.phase == "D5"]
     low = all(i.level <= InterventionLevel.I1 for i in mine)

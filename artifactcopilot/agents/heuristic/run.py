@@ -8,7 +8,7 @@ from ...models import EvidenceLevel, PhasePacket
 from ...readme import DocCommand
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
-from ..tools import CommandResult, ScopedTools
+from ...tools import CommandResult, PhaseTools
 from .fixes import diagnose, valid_output
 
 MAX_CANDIDATES = 3
@@ -33,7 +33,7 @@ def rank(candidates: list[DocCommand], long_run: bool) -> list[DocCommand]:
 TEXT_FILE = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat")
 
 
-def displayed_file(tools: ScopedTools, stdout: str, script: str, env: dict[str, str]) -> tuple[str | None, list[str]]:
+def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str]) -> tuple[str | None, list[str]]:
     """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
 
     Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
@@ -61,7 +61,7 @@ def _normalized(text: str) -> str:
     return "\n".join(ln for ln in text.splitlines() if not TIMING_LINE.search(ln)).strip()
 
 
-def attempt(tools: ScopedTools, runner, cmd: DocCommand, env: dict[str, str], env_vars: dict[str, str],
+def attempt(tools: PhaseTools, runner, cmd: DocCommand, env: dict[str, str], env_vars: dict[str, str],
             purpose: str) -> tuple[CommandResult, list[CommandResult], str, dict[str, str]]:
     """Run a documented command, then up to MAX_FIXES mechanical fixes. Returns (last, all, script, env)."""
     script = cmd.script()
@@ -79,7 +79,7 @@ def attempt(tools: ScopedTools, runner, cmd: DocCommand, env: dict[str, str], en
     return res, runs, script, env
 
 
-def run_workflow_phase(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
+def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d1, d2 = ctx.packets["D1"], ctx.packets.get("D2")
     commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
     env_vars = d1.facts.get("env_vars", {})
@@ -103,7 +103,7 @@ def run_workflow_phase(ctx: PhaseContext, tools: ScopedTools) -> PhasePacket:
             display_only = (cand, res, runs, script, used_env, shown, prov)
     selection["tried"] = tried
     selection["chosen"] = chosen[0].cmd if chosen else None
-    sel_ev = tools.record_evidence("D3", "selection", "workflow-selection", selection,
+    sel_ev = tools.record_evidence("selection", "workflow-selection", selection,
                                    f"{len(workflow)} documented workflow commands; chosen: {selection['chosen'] or 'none'}", EvidenceLevel.E1)
     all_runs = [e for t in tried for e in t["runs"]]
     if not candidates:

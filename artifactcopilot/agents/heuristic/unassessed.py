@@ -8,13 +8,13 @@ from __future__ import annotations
 from ...models import EvidenceLevel, PhasePacket
 from ...rules import supported_score
 from ..base import PhaseContext, cited, item
-from ..tools import ScopedTools
+from ...tools import PhaseTools
 
 
-def run_unassessed(ctx: PhaseContext, tools: ScopedTools, contract: tuple[str, ...], kinds: tuple[str, ...]) -> PhasePacket:
+def run_unassessed(ctx: PhaseContext, tools: PhaseTools, contract: tuple[str, ...], kinds: tuple[str, ...]) -> PhasePacket:
     phase = ctx.phase
     reason = f"the offline reviewer has no procedure for phase {phase}; an LLM agent or a human must assess it"
-    records = [tools.record_evidence(phase, kind, "not-established", {"established": False, "reason": reason},
+    records = [tools.record_evidence(kind, "not-established", {"established": False, "reason": reason},
                                      f"{phase}: not established ({reason})", EvidenceLevel.E0) for kind in (kinds or ("note",))]
     ids = [r.id for r in records]
     checklist = [item(i, False, ids, f"not established: {reason}") for i in contract]

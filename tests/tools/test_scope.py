@@ -1,4 +1,5 @@
-"""Each phase sees only the tools its skill lists; D2 may not run the representative workflow."""
+"""Each phase sees only the tools its skill lists; D2 may not run the representative workflow; every tool a
+skill names exists, once, for every agent."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,28 +7,30 @@ from pathlib import Path
 import pytest
 
 from artifactcopilot.acquire.paper import load_paper
-from artifactcopilot.agents.tools import ScopedTools, Tools
+from artifactcopilot.agents.llm_tools import LLMToolbox
 from artifactcopilot.errors import ToolScopeError
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.interventions import Action
 from artifactcopilot.sandbox.local import LocalSandbox
 from artifactcopilot.skills import default_skills
+from artifactcopilot.tools import TOOLS, PhaseTools, ReviewContext
+from artifactcopilot.tools.scope import CAPABILITIES
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "wordfreq"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "wordfreq"
 
 
 @pytest.fixture
 def tools(tmp_path):
     store = EvidenceStore(tmp_path / "run")
-    t = Tools(store=store, paper=load_paper(EXAMPLE / "paper.md"), source=str(EXAMPLE / "artifact"),
-              sandbox=LocalSandbox(tmp_path / "scratch"))
-    t.acquire_artifact()
-    yield t
-    t.close()
+    ctx = ReviewContext(store=store, paper=load_paper(EXAMPLE / "paper.md"), source=str(EXAMPLE / "artifact"),
+                        sandbox=LocalSandbox(tmp_path / "scratch"))
+    ctx.acquire()
+    yield ctx
+    ctx.close()
 
 
 def scoped(tools, phase):
-    return ScopedTools(tools, phase, default_skills()[phase].tool_scope)
+    return PhaseTools(tools, phase, default_skills()[phase].tool_scope)
 
 
 def test_d1_reads_but_cannot_execute(tools):
@@ -60,3 +63,24 @@ def test_gate_and_report_phases_cannot_run_anything(tools):
     for phase in ("gate", "report"):
         with pytest.raises(ToolScopeError):
             scoped(tools, phase).run_workflow
+
+
+def test_every_tool_a_skill_names_exists_for_every_agent(tools):
+    """One registry: the skill scopes, the heuristic's capability classes and the LLM tool specs agree."""
+    for phase, skill in default_skills().items():
+        for name in skill.tool_scope:
+            assert name in TOOLS, f"skill {phase} names unknown tool '{name}'"
+            spec = TOOLS[name]
+            if spec.capability != "packet":
+                assert callable(getattr(CAPABILITIES[spec.capability], name, None)), f"no heuristic tool '{name}'"
+            assert callable(getattr(LLMToolbox, name, None)), f"no LLM tool '{name}'"
+        built = {t.name for t in LLMToolbox(scoped(tools, phase), skill).langchain_tools()}
+        assert built == set(skill.tool_scope), phase
+
+
+def test_a_tool_missing_from_the_llm_toolbox_fails_loudly(tools):
+    skill = default_skills()["D2"]
+    broken = type(skill)(phase="D2", objective="", tool_scope=skill.tool_scope + ("no_such_tool",),
+                         contract=skill.contract, completion_criteria=(), body="")
+    with pytest.raises(ToolScopeError, match="no tool 'no_such_tool'"):
+        LLMToolbox(scoped(tools, "D2"), broken).langchain_tools()

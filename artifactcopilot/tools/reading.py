@@ -1,0 +1,97 @@
+"""Reading tools: acquire and list the artifact, read its files and the run's outputs, search, analyse docs."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..acquire.download import Acquisition
+from ..acquire.entry import locate_entry
+from ..acquire.paper import distinctive_terms
+from ..models import Evidence, EvidenceLevel
+from ..readme import ReadmeAnalysis, analyze_readme, decode
+from ..tables import Table
+from .context import ReviewContext
+
+MAX_READ = 2_000_000
+DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment[^/]*\.ya?ml|Pipfile(\.lock)?|poetry\.lock|"
+                              r"Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|package\.json|package-lock\.json|Cargo\.toml|pom\.xml|build\.gradle|"
+                              r"renv\.lock|DESCRIPTION|go\.mod|Makefile|(setup|install)\.sh|conda[^/]*\.ya?ml|uv\.lock)$", re.I)
+
+
+def read_text(base: Path | None, rel: str, max_bytes: int) -> str | None:
+    """Text of a file under `base`; None when outside it, missing or unreadable."""
+    if base is None:
+        return None
+    path = (base / rel).resolve()
+    if base.resolve() not in path.parents or not path.is_file():
+        return None
+    try:
+        with open(path, "rb") as fh:
+            return decode(fh.read(max_bytes))
+    except OSError:
+        return None
+
+
+class Reading:
+    def __init__(self, ctx: ReviewContext, phase: str):
+        self.ctx, self.phase = ctx, phase
+
+    def acquire_artifact(self) -> tuple[Acquisition, Evidence]:
+        acq = self.ctx.acquire()
+        summary = f"acquired {acq.kind} with {len(acq.files)} files" if acq.ok else f"acquisition failed: {acq.error}"
+        return acq, self.ctx.store.add_json(self.phase, "acquisition", "acquisition", acq.to_dict(), summary, EvidenceLevel.E1)
+
+    def list_files(self) -> list[str]:
+        return self.ctx.files()
+
+    def locate_entry(self) -> str | None:
+        root = self.ctx.root
+        return locate_entry(root, self.ctx.files()) if root else None
+
+    def read_file(self, rel: str, max_bytes: int = MAX_READ) -> str | None:
+        """Text of an artifact file (pristine copy); None when outside the artifact or unreadable."""
+        return read_text(self.ctx.root, rel, max_bytes)
+
+    def read_output(self, rel: str, max_bytes: int = MAX_READ) -> str | None:
+        """Text of a file in the sandbox copy (where runs write their outputs)."""
+        return read_text(self.ctx.session.root if self.ctx.session else None, rel, max_bytes)
+
+    def grep(self, pattern: str, suffixes: tuple[str, ...] = ()) -> list[tuple[str, int, str]]:
+        regex, hits = re.compile(pattern, re.I), []
+        for rel in self.list_files():
+            if suffixes and not rel.endswith(suffixes):
+                continue
+            text = self.read_file(rel, 200_000) or ""
+            for n, line in enumerate(text.splitlines(), 1):
+                if regex.search(line):
+                    hits.append((rel, n, line.strip()[:200]))
+        return hits
+
+    def paper_terms(self, artifact_text: str) -> dict[str, Any]:
+        paper_terms = distinctive_terms(self.ctx.paper.text, limit=80)
+        artifact_terms = distinctive_terms(artifact_text, limit=400)
+        shared = sorted(paper_terms & artifact_terms)
+        return {"paper_terms": sorted(paper_terms), "shared_terms": shared, "shared_count": len(shared)}
+
+    def dependency_files(self) -> list[str]:
+        return [f for f in self.list_files() if DEPENDENCY_FILES.search(f) and f.count("/") <= 2]
+
+    def parse_readme(self, entry: str) -> tuple[ReadmeAnalysis, Evidence]:
+        text = self.read_file(entry, 6_000_000) or ""
+        analysis = analyze_readme(text, entry, has_dependency_file=bool(self.dependency_files()))
+        ev = self.ctx.store.add_json(self.phase, "readme", "readme-analysis", analysis.to_dict(),
+                                     f"{entry}: {analysis.words} words, {len(analysis.commands)} commands, "
+                                     f"paper refs {', '.join(analysis.paper_refs) or 'none'}", EvidenceLevel.E1)
+        return analysis, ev
+
+    def paper_tables(self) -> list[Table]:
+        return list(self.ctx.paper.tables)
+
+    def detect_environment(self) -> tuple[list[str], dict[str, str], Evidence]:
+        """The declared environment: dependency, container and setup files with their first lines; logged."""
+        deps = self.dependency_files()
+        heads = {f: (self.read_file(f, 4000) or "")[:1500] for f in deps[:10]}
+        ev = self.ctx.store.add_json(self.phase, "environment", "environment", {"dependency_files": deps, "contents": heads},
+                                     f"{len(deps)} dependency files", EvidenceLevel.E1)
+        return deps, heads, ev

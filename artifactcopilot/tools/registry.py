@@ -1,0 +1,48 @@
+"""Every review tool, declared once: its capability and what it does.
+
+Skills name tools in their Tool Scope; the heuristic agent calls them through `PhaseTools`, the LLM
+agent gets one LangChain tool per name built from the same entry (agents/llm/toolbox.py). A test
+fails when a skill names a tool that some agent lacks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Capability = Literal["reading", "running", "comparing", "recording", "packet"]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    capability: Capability
+    """Which capability class implements it ('packet': the agent loop itself, e.g. submitting the packet)."""
+    description: str
+    """What the tool does, as the LLM agent is told."""
+    granted_with: str | None = None
+    """A helper of another tool: in scope whenever that tool is."""
+
+
+TOOLS: dict[str, ToolSpec] = {
+    "acquire_artifact": ToolSpec("reading", "Acquire the artifact and log the acquisition (source, files or the error)."),
+    "list_files": ToolSpec("reading", "List artifact files, optionally only those under a path prefix."),
+    "locate_entry": ToolSpec("reading", "Find the entry document (README, docs index, INSTALL, notebook) and log where it is."),
+    "paper_terms": ToolSpec("reading", "Compare the artifact with the paper: shared distinctive terms and material files; logged."),
+    "read_file": ToolSpec("reading", "Read an artifact file (from_runs=true: the copy the runs wrote into). Use offset to page."),
+    "read_output": ToolSpec("reading", "Read a file the runs wrote in the sandbox copy.", granted_with="read_file"),
+    "dependency_files": ToolSpec("reading", "List the artifact's dependency and environment files.", granted_with="read_file"),
+    "grep": ToolSpec("reading", "Search artifact files for a regular expression."),
+    "parse_readme": ToolSpec("reading", "Analyse a README: sections, documented commands, paper references, signals; logged."),
+    "detect_environment": ToolSpec("reading", "Record the declared environment: dependency, container and setup files."),
+    "paper_tables": ToolSpec("reading", "List the paper's tables (label, header, first rows)."),
+    "run_setup": ToolSpec("running", "Run a setup step in the sandbox (network on). Undocumented steps are logged as interventions."),
+    "probe": ToolSpec("running", "Run a short probe (interpreter, imports) in the sandbox to check the environment."),
+    "build_image": ToolSpec("running", "Build the artifact's own Dockerfile (Docker sandbox only); later commands run in that image."),
+    "run_workflow": ToolSpec("running", "Run the representative workflow command in the sandbox; output is persisted as evidence."),
+    "run_transfer": ToolSpec("running", "Run a transfer case (new input or configuration) in the sandbox; persisted as evidence."),
+    "verify_provenance": ToolSpec("running", "Rerun a command in a fresh copy without one pre-existing file, to see if output depends on it."),
+    "compare_table": ToolSpec("comparing", "Compare a paper table (label or index) with a run's output (command evidence id or output file); logged."),
+    "record_intervention": ToolSpec("recording", "Log a reviewer action beyond the documentation (kind: install, env, version, path_fix, "
+                                                 "command_fix, wait, edit, create_file)."),
+    "record_evidence": ToolSpec("recording", "Record a finding of yours (e.g. kind selection, environment, reuse, note) as evidence."),
+    "submit_packet": ToolSpec("packet", "Submit this phase's packet (ends the phase)."),
+}

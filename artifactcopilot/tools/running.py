@@ -1,0 +1,147 @@
+"""Running tools: setup steps, probes, the workflow, transfer cases, provenance reruns, image builds.
+
+Every command goes through `_run`: the action is classified and, beyond I0, logged *before* it runs;
+the sandbox runs it; the full output is persisted as a command log (sandbox/commandlog.py) and its
+record as JSON; limits it hit and network it used become report flags.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from ..errors import ToolScopeError
+from ..interventions import Action
+from ..models import CommandRecord, Evidence, Flag, Intervention
+from ..sandbox.base import RunResult, Session
+from ..sandbox.commandlog import format_log
+from .context import ReviewContext
+from .recording import log_intervention
+
+
+@dataclass
+class CommandResult:
+    record: CommandRecord
+    evidence: Evidence
+    intervention: Intervention | None = None
+
+
+def command_name(script: str) -> str:
+    last = script.strip().splitlines()[-1] if script.strip() else "command"
+    return re.sub(r"[^A-Za-z0-9]+", "-", last)[:40] + ".log"
+
+
+def ensure_session(ctx: ReviewContext, phase: str) -> Session:
+    """The review's long-lived session; a resumed review replays D2's recorded setup into a fresh one."""
+    if ctx.session is None:
+        ctx.session = ctx.sandbox.start(ctx.root)
+        _replay_setup(ctx, phase)
+    return ctx.session
+
+
+def _replay_setup(ctx: ReviewContext, phase: str) -> None:
+    """Re-apply D2's recorded setup steps so later phases see the same environment (working memory, not evidence)."""
+    d2 = ctx.store.packets().get("D2") if phase != "D2" else None
+    session = ctx.session
+    for step in (d2.facts.get("replay", []) if d2 else []):
+        if "build" in step:  # the artifact's own container: later phases ran inside it
+            if "build_image" not in session.capabilities:
+                continue
+            res, line = session.build_image(step["build"], timeout=ctx.options.timeout_s), f"docker build {step['build']}"
+        else:
+            res = session.run(step["script"], timeout=ctx.options.timeout_s, env=step.get("env"), network=step.get("network", False))
+            line = step["script"]
+        with open(ctx.store.working("D2") / "replay.log", "a", encoding="utf-8") as fh:
+            fh.write(f"$ {line}\n# exit {res.record.exit_code}\n")
+
+
+def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> None:
+    """A limit the command hit, or the network it was given, is a flag a reader sees without opening logs."""
+    backend, shown = ctx.sandbox.name, record.cmd.splitlines()[-1][:80] if record.cmd else ""
+    for note in record.limits_hit:
+        ctx.flags.add(Flag(severity="low", code="sandbox-limit", message=f"{backend}: `{shown}`: {note}", phase=phase))
+    if record.network:
+        ctx.flags.add(Flag(severity="info", code="network-enabled", message=f"{backend}: network enabled for `{shown}`", phase=phase))
+
+
+class Running:
+    def __init__(self, ctx: ReviewContext, phase: str):
+        self.ctx, self.phase = ctx, phase
+
+    def _session(self) -> Session:
+        session = ensure_session(self.ctx, self.phase)
+        session.set_phase(self.phase)  # per-phase wall budgets live in the session
+        return session
+
+    def _persist(self, kind: str, script: str, result: RunResult, note: str = "", with_record: bool = True,
+                 name: str | None = None, outcome: str | None = None) -> Evidence:
+        rec = result.record
+        status = outcome or ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
+        summary = f"{script.splitlines()[-1][:120] if script.strip() else script} -> {status}"
+        if note:
+            summary = f"{note} -> {status}"
+        ev = self.ctx.store.add(self.phase, kind, name or command_name(script),
+                                format_log(script, rec, result.stdout_full, result.stderr_full, note), summary)
+        if with_record:
+            self.ctx.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"), f"record of {ev.id}")
+        raise_run_flags(self.ctx, rec, self.phase)
+        return ev
+
+    def _run(self, script: str, action: Action, purpose: str, kind: str = "command", env: dict[str, str] | None = None,
+             network: bool = False, timeout: float | None = None) -> CommandResult:
+        cls = self.ctx.classifier.classify(action)
+        intervention = None
+        if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
+            intervention = log_intervention(self.ctx, self.phase, action, purpose)
+        session = self._session()
+        started = time.monotonic()
+        result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=env, network=network)
+        self.ctx.command_seconds += time.monotonic() - started
+        return CommandResult(result.record, self._persist(kind, script, result), intervention)
+
+    def run_setup(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
+                  network: bool = True) -> CommandResult:
+        last = script.strip().splitlines()[-1].strip() if script.strip() else ""
+        if last in self.ctx.documented_workflow:
+            raise ToolScopeError(f"D2 may not run the representative workflow ('{last}')")
+        return self._run(script, action, purpose, kind="setup", env=env, network=network)
+
+    def probe(self, script: str, purpose: str) -> CommandResult:
+        return self._run(script, Action("run", script, documented=True), purpose, kind="probe")
+
+    def run_workflow(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
+        return self._run(script, action, purpose, env=env)
+
+    def run_transfer(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
+        return self._run(script, action, purpose, kind="transfer", env=env)
+
+    def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
+        """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
+        fresh = self.ctx.sandbox.fresh(self.ctx.root)
+        try:
+            target = fresh.root / withheld
+            if target.exists():
+                target.unlink()
+            started = time.monotonic()
+            result = fresh.run(script, timeout=self.ctx.options.timeout_s, env=env)
+            self.ctx.command_seconds += time.monotonic() - started
+        finally:
+            fresh.close()
+        ev = self._persist("provenance", script, result, note=f"provenance rerun without {withheld}", with_record=False)
+        return result.record, result.stdout_full.decode("utf-8", "replace"), ev
+
+    def build_image(self, dockerfile: str, action: Action, purpose: str) -> CommandResult | None:
+        """Build the artifact's Dockerfile in the sandbox's engine; later commands run in that image.
+        None when the sandbox has no container engine. A failed build is evidence, not an error."""
+        session = self._session()
+        if "build_image" not in session.capabilities:
+            return None
+        cls = self.ctx.classifier.classify(action)
+        intervention = log_intervention(self.ctx, self.phase, action, purpose) if cls.level.rank > 0 else None
+        started = time.monotonic()
+        result = session.build_image(dockerfile, timeout=self.ctx.options.timeout_s)
+        self.ctx.command_seconds += time.monotonic() - started
+        rec = result.record
+        outcome = "timed out" if rec.timed_out else ("built" if rec.ok else "build failed")
+        ev = self._persist("setup", rec.cmd, result, name="docker-build.log", outcome=outcome)
+        return CommandResult(rec, ev, intervention)
