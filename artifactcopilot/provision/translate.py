@@ -1,0 +1,253 @@
+"""Documented install commands translated to the review's virtual environment.
+
+pip runs as the venv's `python -m pip`; the artifact's own published package is replaced by its local code;
+virtualenv/venv/activate lines are replaced by the review's venv; apt lines need a container; installer
+scripts that fetch Miniconda are replaced by the environment file they would have used.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from . import managers
+from .commands import CONDA_INSTALLER, Command, parse
+from .context import Context, absorb_requirements, activated, add, apt_script, join, pip_script, prefix, relative, src
+from .model import VENV, VENV_PYTHON, InstallStep
+from .pyversions import parse_minor
+from .requirements import excluded_reason
+from .tables import normalize, table
+
+DROP_FLAGS = ("--user", "--break-system-packages", "--system", "--quiet-user")
+ARG_FLAGS = ("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--only-binary",
+             "--no-binary", "-t", "--target", "--prefix", "--root", "--src", "--platform", "--python-version")
+TOOLING = {"poetry", "pipx", "uv", "pipenv", "virtualenv", "pyenv", "conda", "mamba", "hatch", "pdm", "tox", "nox"}
+PYTHON_APT = re.compile(r"^(python3?-(pip|venv|virtualenv|setuptools|wheel)|python-is-python3|pipx|virtualenv|"
+                        r"python3(\.\d+)?(-venv|-distutils)?|python3(\.\d+)?-pip)$")
+
+
+def translate(ctx: Context, step: InstallStep) -> None:
+    """Add the provisioning steps for one documented install step (notes for the parts replaced)."""
+    cwd = step.cwd or "."
+    inner = step.inner or step.cmd
+    for cmd in parse(inner):
+        env = {**(step.env or {}), **cmd.env}
+        if cmd.kind == "cd":
+            target = join(cwd, cmd.argv[0]) if cmd.argv[0] not in ("~", "-") else "."
+            if ctx.is_dir(target):
+                cwd = target
+            else:
+                ctx.note(f"`{cmd.text}` ({step.source}) names a folder the artifact does not have")
+            continue
+        handler = HANDLERS.get(cmd.kind, other)
+        handler(ctx, cmd, cwd, env, step)
+
+
+def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    args, fixes, own, kept_targets = [], [], False, 0
+    argv, i = cmd.argv, 0
+    while i < len(argv):
+        word = argv[i]
+        if word in DROP_FLAGS:
+            fixes.append(f"drops {word} (the review installs into its own virtual environment)")
+        elif (flag := _file_flag(argv, i)) is not None:
+            name, path, used = flag
+            i += used
+            args += [name, _requirement_file(ctx, path, cwd, name in ("-r", "--requirement"), step, fixes)]
+            kept_targets += 1
+        elif word in ARG_FLAGS and i + 1 < len(argv):
+            args += [word, argv[i + 1]]
+            i += 1
+        elif word.startswith("-"):
+            args.append(word)
+        else:
+            target, is_own = _target(ctx, word, cwd, step, fixes)
+            if target:
+                args.append(target)
+                kept_targets += 1
+                own = own or is_own
+        i += 1
+    if not kept_targets:
+        if cmd.argv:
+            ctx.note(f"`{cmd.text}` ({src(step)}) installs only tooling the review does not need; skipped")
+        return
+    action = "command_fix" if fixes else "run"
+    purpose = f"documented `{cmd.text}`" + (f"; {'; '.join(fixes)}" if fixes else "")
+    for fix in fixes:
+        ctx.note(f"`{cmd.text}` ({src(step)}) {fix}")
+    add(ctx, pip_script(args, cwd, env), purpose, "project" if own and kept_targets == 1 else "pip",
+        documented=True, action=action, source=src(step))
+    ctx.deps_installed = True
+
+
+def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:
+    """(flag, path, extra words consumed) for -r/-c in any spelling ("-r x", "-rx", "--requirement=x")."""
+    word = argv[i]
+    if word in ("-r", "--requirement", "-c", "--constraint"):
+        return (word, argv[i + 1], 1) if i + 1 < len(argv) else None
+    if match := re.match(r"^(-r|-c|--requirement=|--constraint=)(\S+)$", word):
+        return match.group(1).rstrip("="), match.group(2), 0
+    return None
+
+
+def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: InstallStep | None,
+                      fixes: list[str]) -> str:
+    rel = join(cwd, path)
+    if not ctx.exists(rel):
+        same = [f for f in ctx.files if posixpath.basename(f) == posixpath.basename(path) and not excluded_reason(f)]
+        if len(same) == 1:
+            fixes.append(f"uses {same[0]} (the documented {path} does not exist where the command runs)")
+            rel, path = same[0], relative(same[0], cwd)
+        else:
+            ctx.note(f"`{path}` named by {src(step) or 'the documentation'} does not exist in the artifact")
+            return path
+    if install:
+        if rel not in ctx.requirement_files:
+            ctx.requirement_files.append(rel)
+        ctx.dependency_source = ctx.dependency_source or rel
+        absorb_requirements(ctx, rel)
+    return path
+
+
+def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: list[str]) -> tuple[str | None, bool]:
+    """A pip positional argument, with the artifact's own published package replaced by its local code."""
+    project = ctx.project
+    if word.startswith((".", "/", "file:")) or "://" in word:
+        if join(cwd, word) == project.dir:
+            ctx.project_installed = True
+            return word, True
+        return word, False
+    try:
+        name = Requirement(word).name
+    except InvalidRequirement:
+        return word, False
+    if normalize(name) in TOOLING:
+        fixes.append(f"skips {name} (the review does not need it to install the artifact)")
+        return None, False
+    own = normalize(name) == normalize(project.name or "\0") or name in project.packages
+    if not own:
+        ctx.names.append(name)
+        return word, False
+    if not project.installable:
+        ctx.note(f"`{word}` is the artifact's own package, but the artifact has no setup.py or pyproject build "
+                 "to install it from; the published package is installed as documented")
+        return word, False
+    ctx.project_installed = True
+    local = relative(project.dir, cwd)
+    fixes.append(f"installs the artifact's own code ({local}) instead of the published package {word}: the "
+                 "review evaluates the artifact, not the release on PyPI")
+    return local, True
+
+
+def setup_py(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    if cmd.sub in ("install", "develop"):
+        args = ["-e", "."] if cmd.sub == "develop" else ["."]
+        add(ctx, pip_script(args, cwd, env), f"documented `{cmd.text}` run as `pip install {' '.join(args)}` (setup.py "
+            "install/develop is deprecated and needs setuptools in the environment)", "project", documented=True,
+            action="command_fix", source=src(step))
+        ctx.project_installed = ctx.project_installed or join(cwd, ".") == ctx.project.dir
+        ctx.deps_installed = True
+        return
+    script = f"{pip_script(['setuptools', 'wheel'])} && {prefix(cwd, env)}{VENV_PYTHON} setup.py {' '.join(cmd.argv)}"
+    add(ctx, script.strip(), f"documented `{cmd.text}` with the venv's Python (setuptools added: recent venvs lack "
+        "it)", "documented", documented=True, action="run", source=src(step))
+
+
+def venv(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    version = parse_minor(cmd.python or "")
+    if version and version[0] >= 3:
+        ctx.preferences.append((f"{version[0]}.{version[1]}", f"documented `{cmd.text}`", 1))
+    ctx.note(f"`{cmd.text}` ({src(step)}) skipped: the review's own virtual environment ({VENV}) replaces it")
+
+
+def activate(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    ctx.note(f"`{cmd.text}` ({src(step)}) skipped: the review's virtual environment is active for every command")
+
+
+def apt(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    packages, python_tools = [], []
+    for name in cmd.argv:
+        if PYTHON_APT.match(name):
+            python_tools.append(name)
+            if (version := parse_minor(name)) and version[0] >= 3:
+                ctx.preferences.append((f"{version[0]}.{version[1]}", f"documented `{cmd.text}`", 1))
+        elif re.fullmatch(r"[a-z0-9][a-z0-9+.-]+", name):
+            packages.append(name)
+    if python_tools:
+        ctx.note(f"`{cmd.text}` ({src(step)}): {', '.join(python_tools)} not installed; the review's virtual "
+                 "environment provides Python, pip and venv")
+    if not packages:
+        return
+    if not ctx.container:
+        ctx.note(f"`{cmd.text}` ({src(step)}) not possible in the local sandbox (no system package installs): "
+                 f"{', '.join(packages)} missing unless the host has them")
+        return
+    add(ctx, apt_script(packages), f"documented `{cmd.text}` (as root, non-interactive)", "apt", documented=True,
+        action="run", source=src(step), required=False)
+    ctx.apt_documented += [p for p in packages if p not in ctx.apt_documented]
+
+
+def other_pm(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    tools = table("tools")
+    names = [w for w in cmd.argv[1:] if not w.startswith("-")] if cmd.argv[:1] == ["install"] else []
+    mapped = [p for n in names for p in (tools.get(n.lower()) or {}).get("apt", [])]
+    if ctx.container and names and len(mapped) >= len(names):
+        add(ctx, apt_script(sorted(set(mapped))), f"documented `{cmd.text}` is for another platform; the same tools "
+            "from Debian", "apt", documented=True, action="command_fix", source=src(step), required=False)
+        ctx.apt_documented += [p for p in mapped if p not in ctx.apt_documented]
+        return
+    ctx.note(f"`{cmd.text}` ({src(step)}) is for another platform ({cmd.sub}); not run")
+
+
+def tooling(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    ctx.note(f"`{cmd.text}` ({src(step)}) skipped: it installs packaging tooling; the review installs the "
+             "declared dependencies with pip into its own virtual environment")
+
+
+def conda_installer(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    ctx.note(f"`{cmd.text}` ({src(step)}) downloads a conda installer: replaced by installing the conda "
+             "environment file with pip")
+    managers.env_file_for(ctx, None, cwd, step)
+
+
+def script(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    path = join(cwd, "Makefile") if cmd.sub == "make" else join(cwd, cmd.sub)
+    text = ctx.read(path) if ctx.exists(path) else None
+    if text is not None and cmd.sub != "make" and re.search(r"(^|[;&|]\s*)make\b", text, re.MULTILINE):
+        text += "\n" + (ctx.read(join(posixpath.dirname(path), "Makefile")) or "")
+    if text is None:
+        ctx.note(f"`{cmd.text}` ({src(step)}) runs {path}, which the artifact does not have; not run")
+        return
+    if CONDA_INSTALLER.search(text) or re.search(r"\b(conda|mamba)\s+(env\s+create|create|install)\b", text):
+        ctx.note(f"`{cmd.text}` ({src(step)}) installs conda (Miniconda download) to build a conda environment: "
+                 "replaced by installing the environment file with pip into the review's virtual environment")
+        wanted = re.search(r"(?:-f|--file)[ =]+([\w./-]+\.ya?ml)", text)
+        managers.env_file_for(ctx, wanted.group(1) if wanted else None, posixpath.dirname(path) or ".", step)
+        return
+    add(ctx, activated(f"{prefix(cwd, env)}{cmd.text}"), f"documented installer `{cmd.text}` run as written (with "
+        "the review's virtual environment on PATH)", "documented", documented=True, action="run", source=src(step))
+    if re.search(r"pip3? install|requirements[^ ]*\.txt|setup\.py|poetry install|uv sync", text):
+        ctx.deps_installed = True
+
+
+def other(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    add(ctx, activated(f"{prefix(cwd, env)}{cmd.text}"), f"documented `{cmd.text}` run as written", "documented",
+        documented=True, action="run", source=src(step), required=False)
+
+
+def ignore(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    if cmd.sub == "pip":
+        ctx.note(f"`{cmd.text}` ({src(step)}) installs nothing; not part of the provisioning")
+
+
+def unparsable(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    ctx.note(f"`{cmd.text}` ({src(step)}) is not a valid shell command (unbalanced quotes); not run")
+
+
+HANDLERS = {
+    "pip": pip_install, "setup": setup_py, "venv": venv, "activate": activate, "apt": apt, "other_pm": other_pm,
+    "tooling": tooling, "conda_installer": conda_installer, "script": script, "other": other, "ignore": ignore,
+    "unparsable": unparsable,
+    "poetry": managers.poetry, "pipenv": managers.pipenv, "uv": managers.uv, "conda": managers.conda,
+}
