@@ -221,8 +221,6 @@ def env_file_for(ctx: Context, named: str | None, cwd: str, step: InstallStep | 
         return  # already translated (an installer script and the README both create it)
     ctx.requirement_files.append(path)
     env_ = parse_environment(ctx.read(path), path)
-    if env_.python:
-        ctx.requests.append((env_.python, f"{path} python"))
     _install_conda(ctx, env_, path, step, documented=documented, action=action)
 
 
@@ -230,6 +228,8 @@ def _install_conda(ctx: Context, env_: CondaEnv, label: str, step: InstallStep |
                    action: str = "command_fix") -> None:
     for note in env_.notes:
         ctx.note(note)
+    if env_.python:
+        ctx.requests.append((env_.python, f"documented {label}" if label.startswith("`") else f"{label} python"))
     if env_.mapped:
         ctx.note(f"{label}: conda packages installed from PyPI by name: {', '.join(env_.mapped)}")
     if env_.unmapped:
@@ -247,7 +247,8 @@ def _install_conda(ctx: Context, env_: CondaEnv, label: str, step: InstallStep |
             ctx.requirement_files.append(match.group(1))
             absorb_requirements(ctx, match.group(1))
     result = locks.Locked(lines=env_.lines, pins=env_.pins, ok=env_.ok)
-    install_locked(ctx, result, label.strip("`"), f"conda environment {label} installed with pip (its pip: section "
+    install_locked(ctx, result, "conda-packages" if label.startswith("`") else label,
+                   f"conda environment {label} installed with pip (its pip: section "
                    "as written, conda packages by their PyPI names)", documented=documented, action=action, step=step)
 
 

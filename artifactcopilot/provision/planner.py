@@ -9,6 +9,7 @@ docs name in prose, and finally the system tools the docs require.
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 
@@ -184,7 +185,7 @@ def _doc_packages(ctx: Context, names: list[str], documented_install: bool) -> N
 
 
 def _venv_step(choice: PythonChoice, container: bool) -> ProvisionStep:
-    command = f"python{choice.chosen}" if container else choice.interpreter
+    command = f"python{choice.chosen}" if container else shlex.quote(choice.interpreter)
     create = f"{command} -m venv {VENV}"
     if container:
         create = f"{{ {apt_script(['python3-venv'])} && {create}; }}"

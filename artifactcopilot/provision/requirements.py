@@ -65,8 +65,10 @@ def select_requirement_files(files: list[str], workflow_entries: list[str]) -> t
     all_req = [f for f in files if REQ_FILE.search(f)]
     skipped: list[tuple[str, str]] = []
     candidates: list[str] = []
+    starts = [posixpath.dirname(e) or "." for e in workflow_entries] or ["."]
     for path in all_req:
-        if reason := excluded_reason(path):
+        serves_workflow = any(owner_folder(path) in _ancestors(start) for start in starts if workflow_entries)
+        if (reason := excluded_reason(path)) and not serves_workflow:
             skipped.append((path, reason))
         elif DEV_NAME.search(posixpath.basename(path)) or DEV_NAME.search(path.replace("/", "-")):
             skipped.append((path, "development/test requirements, not needed to run the workflow"))
@@ -76,7 +78,6 @@ def select_requirement_files(files: list[str], workflow_entries: list[str]) -> t
     for path in candidates:
         by_folder.setdefault(owner_folder(path), []).append(path)
     chosen: list[str] = []
-    starts = [posixpath.dirname(e) or "." for e in workflow_entries] or ["."]
     for start in starts:
         for folder in _ancestors(start):
             if folder in by_folder:

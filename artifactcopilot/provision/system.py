@@ -1,6 +1,7 @@
 """System (Debian) packages: tools the documentation requires and what building Python packages needs."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .tables import normalize, table, tool_entry
@@ -28,7 +29,7 @@ def plan_tools(tools: list[str]) -> ToolPlan:
             continue
         entry = tool_entry(tool)
         if entry is None:
-            if tool.strip().lower() in ("python", "python3", "pip", "pip3", "docker"):
+            if re.split(r"[\s>=<(]", tool.strip().lower())[0] in ("python", "python3", "pip", "pip3", "docker"):
                 continue  # the venv provides Python; Docker is not installable inside a sandbox
             plan.unknown.append(tool.strip())
             continue

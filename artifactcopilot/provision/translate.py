@@ -14,6 +14,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from . import managers
 from .commands import CONDA_INSTALLER, Command, parse
 from .context import Context, absorb_requirements, activated, add, apt_script, join, pip_script, prefix, relative, src
+from .makefile import recipes
 from .model import VENV, VENV_PYTHON, InstallStep
 from .pyversions import parse_minor
 from .requirements import excluded_reason
@@ -113,15 +114,20 @@ def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: In
 def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: list[str]) -> tuple[str | None, bool]:
     """A pip positional argument, with the artifact's own published package replaced by its local code."""
     project = ctx.project
-    if word.startswith((".", "/", "file:")) or "://" in word:
+    if word.startswith((".", "/", "file:")):
         if join(cwd, word) == project.dir:
             ctx.project_installed = True
             return word, True
         return word, False
-    try:
-        name = Requirement(word).name
-    except InvalidRequirement:
-        return word, False
+    if "://" in word:
+        name = _vcs_name(word)
+        if not name:
+            return word, False
+    else:
+        try:
+            name = Requirement(word).name
+        except InvalidRequirement:
+            return word, False
     if normalize(name) in TOOLING:
         fixes.append(f"skips {name} (the review does not need it to install the artifact)")
         return None, False
@@ -138,6 +144,17 @@ def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: 
     fixes.append(f"installs the artifact's own code ({local}) instead of the published package {word}: the "
                  "review evaluates the artifact, not the release on PyPI")
     return local, True
+
+
+def _vcs_name(url: str) -> str | None:
+    """The distribution a VCS/URL requirement names (#egg=, `name @ url`, or the repository name)."""
+    if egg := re.search(r"#egg=([\w.-]+)", url):
+        return egg.group(1)
+    if " @ " in url:
+        return url.split(" @ ", 1)[0].strip()
+    match = re.search(r"/([\w.-]+?)(?:\.git)?(?:@[^/]*)?/?$", url.split("#", 1)[0])
+    return match.group(1) if match and re.match(r"^(git\+|hg\+|https?://(www\.)?(github|gitlab|bitbucket))", url) \
+        else None
 
 
 def setup_py(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
@@ -212,10 +229,13 @@ def conda_installer(ctx: Context, cmd: Command, cwd: str, env: dict, step: Insta
 
 
 def script(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    path = join(cwd, "Makefile") if cmd.sub == "make" else join(cwd, cmd.sub)
-    text = ctx.read(path) if ctx.exists(path) else None
-    if text is not None and cmd.sub != "make" and re.search(r"(^|[;&|]\s*)make\b", text, re.MULTILINE):
-        text += "\n" + (ctx.read(join(posixpath.dirname(path), "Makefile")) or "")
+    if cmd.sub == "make":
+        path, text = _make(ctx, cmd.argv, cwd)
+    else:
+        path = join(cwd, cmd.sub)
+        text = ctx.read(path) if ctx.exists(path) else None
+        for line in re.findall(r"(?:^|[;&|]\s*)make\b([^\n;&|]*)", text or "", re.MULTILINE):
+            text += "\n" + (_make(ctx, line.split(), posixpath.dirname(path) or ".")[1] or "")
     if text is None:
         ctx.note(f"`{cmd.text}` ({src(step)}) runs {path}, which the artifact does not have; not run")
         return
@@ -229,6 +249,26 @@ def script(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | 
         "the review's virtual environment on PATH)", "documented", documented=True, action="run", source=src(step))
     if re.search(r"pip3? install|requirements[^ ]*\.txt|setup\.py|poetry install|uv sync", text):
         ctx.deps_installed = True
+
+
+def _make(ctx: Context, argv: list[str], cwd: str) -> tuple[str, str | None]:
+    """(Makefile path, the recipe lines `make ARGV` runs) — None when there is no Makefile."""
+    folder, name, goals, i = cwd, None, [], 0
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-C", "--directory", "-f", "--file", "--makefile") and i + 1 < len(argv):
+            if word in ("-C", "--directory"):
+                folder = join(folder, argv[i + 1])
+            else:
+                name = argv[i + 1]
+            i += 1
+        elif not word.startswith("-") and "=" not in word:
+            goals.append(word)
+        i += 1
+    candidates = [join(folder, name)] if name else [join(folder, n) for n in ("GNUmakefile", "makefile", "Makefile")]
+    path = next((c for c in candidates if ctx.exists(c)), candidates[-1])
+    text = ctx.read(path) if ctx.exists(path) else None
+    return path, None if text is None else "\n".join(recipes(text, goals))
 
 
 def other(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:

@@ -300,3 +300,34 @@ def test_every_script_is_valid_bash():
         for step in p.steps:
             proc = subprocess.run(["bash", "-n", "-c", step.script], check=False, capture_output=True, text=True)
             assert proc.returncode == 0, (step.script, proc.stderr)
+
+
+def test_git_url_of_the_artifact_itself_installs_the_local_code():
+    step = plan(AVCLASS, [doc("pip install git+https://github.com/lab/avlabel-lab.git")]).steps[-1]
+    assert step.script == f"{PIP} ." and step.action == "command_fix"
+
+
+def test_requirements_inside_an_examples_folder_that_holds_the_workflow_are_used():
+    t = Tree({"examples/demo/requirements.txt": "numpy\n", "examples/demo/run.py": "", "docs/requirements.txt": "x\n"})
+    p = plan(t, workflow_entries=["examples/demo/run.py"])
+    assert p.requirement_files == ["examples/demo/requirements.txt"]
+    assert "docs/requirements.txt" in dict(p.skipped_requirement_files)
+
+
+def test_make_target_is_read_not_the_whole_makefile():
+    t = Tree({"Makefile": "PY := python3\ndeps:\n\t$(PY) -m pip install -r requirements.txt\n"
+                          "conda:\n\tcurl -O https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh\n",
+              "requirements.txt": "numpy\n", "environment.yml": "dependencies:\n - numpy\n"})
+    deps = plan(t, [doc("make deps")])
+    assert deps.steps[-1].kind == "documented" and deps.steps[-1].script.endswith("make deps")
+    assert not any(s.kind == "lock" for s in deps.steps)
+    conda = plan(t, [doc("make conda")])
+    assert any(s.kind == "lock" and "numpy" in s.script for s in conda.steps)
+
+
+def test_conda_create_with_inline_packages_and_python_pin():
+    p = plan(Tree({"run.py": ""}), [doc("conda create -n est -c conda-forge python=3.9 numpy=1.24 scipy -y")],
+             interpreters=SUITES, container=True)
+    assert p.python.chosen == "3.9" and p.python.source.startswith("documented `conda create")
+    lock = next(s for s in p.steps if s.kind == "lock")
+    assert "numpy==1.24.*" in lock.script and "scipy" in lock.script and "conda-forge" not in lock.script
