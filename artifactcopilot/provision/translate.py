@@ -11,21 +11,20 @@ import re
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from . import managers
+from . import aptsteps, managers
 from .commands import CONDA_INSTALLER, Command, parse
-from .context import Context, absorb_requirements, activated, add, apt_script, join, pip_script, prefix, relative, src
+from .context import Context, absorb_requirements, activated, add, join, pip_script, prefix, relative, src
 from .makefile import recipes
 from .model import VENV, VENV_PYTHON, InstallStep
 from .pyversions import parse_minor
 from .requirements import excluded_reason
-from .tables import normalize, table
+from .tables import normalize
 
 DROP_FLAGS = ("--user", "--break-system-packages", "--system", "--quiet-user")
 ARG_FLAGS = ("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--only-binary",
              "--no-binary", "-t", "--target", "--prefix", "--root", "--src", "--platform", "--python-version")
+NOT_DEPENDENCIES = {"pip", "setuptools", "wheel"}
 TOOLING = {"poetry", "pipx", "uv", "pipenv", "virtualenv", "pyenv", "conda", "mamba", "hatch", "pdm", "tox", "nox"}
-PYTHON_APT = re.compile(r"^(python3?-(pip|venv|virtualenv|setuptools|wheel)|python-is-python3|pipx|virtualenv|"
-                        r"python3(\.\d+)?(-venv|-distutils)?|python3(\.\d+)?-pip)$")
 
 
 def translate(ctx: Context, step: InstallStep) -> None:
@@ -46,7 +45,7 @@ def translate(ctx: Context, step: InstallStep) -> None:
 
 
 def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    args, fixes, own, kept_targets = [], [], False, 0
+    args, fixes, own, targets, deps = [], [], False, 0, False
     argv, i = cmd.argv, 0
     while i < len(argv):
         word = argv[i]
@@ -55,31 +54,29 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
         elif (flag := _file_flag(argv, i)) is not None:
             name, path, used = flag
             i += used
-            args += [name, _requirement_file(ctx, path, cwd, name in ("-r", "--requirement"), step, fixes)]
-            kept_targets += 1
+            if (found := _requirement_file(ctx, path, cwd, name in ("-r", "--requirement"), step, fixes)) is not None:
+                args += [name, found]
+                targets, deps = targets + 1, deps or name in ("-r", "--requirement")
         elif word in ARG_FLAGS and i + 1 < len(argv):
             args += [word, argv[i + 1]]
             i += 1
         elif word.startswith("-"):
             args.append(word)
-        else:
-            target, is_own = _target(ctx, word, cwd, step, fixes)
-            if target:
-                args.append(target)
-                kept_targets += 1
-                own = own or is_own
+        elif (target := _target(ctx, word, cwd, step, fixes))[0]:
+            args.append(target[0])
+            targets, own = targets + 1, own or target[1]
+            deps = deps or normalize(re.split(r"[\s=<>!~;@\[]", word)[0]) not in NOT_DEPENDENCIES
         i += 1
-    if not kept_targets:
+    if not targets:
         if cmd.argv:
-            ctx.note(f"`{cmd.text}` ({src(step)}) installs only tooling the review does not need; skipped")
+            ctx.note(f"`{cmd.text}` ({src(step)}) installs nothing the review needs; skipped")
         return
-    action = "command_fix" if fixes else "run"
     purpose = f"documented `{cmd.text}`" + (f"; {'; '.join(fixes)}" if fixes else "")
     for fix in fixes:
         ctx.note(f"`{cmd.text}` ({src(step)}) {fix}")
-    add(ctx, pip_script(args, cwd, env), purpose, "project" if own and kept_targets == 1 else "pip",
-        documented=True, action=action, source=src(step))
-    ctx.deps_installed = True
+    add(ctx, pip_script(args, cwd, env), purpose, "project" if own and targets == 1 else "pip",
+        documented=True, action="command_fix" if fixes else "run", source=src(step))
+    ctx.deps_installed = ctx.deps_installed or deps
 
 
 def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:
@@ -93,7 +90,8 @@ def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:
 
 
 def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: InstallStep | None,
-                      fixes: list[str]) -> str:
+                      fixes: list[str]) -> str | None:
+    """The requirement file as the command should name it (fixed when it lives elsewhere); None when missing."""
     rel = join(cwd, path)
     if not ctx.exists(rel):
         same = [f for f in ctx.files if posixpath.basename(f) == posixpath.basename(path) and not excluded_reason(f)]
@@ -102,7 +100,7 @@ def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: In
             rel, path = same[0], relative(same[0], cwd)
         else:
             ctx.note(f"`{path}` named by {src(step) or 'the documentation'} does not exist in the artifact")
-            return path
+            return None
     if install:
         if rel not in ctx.requirement_files:
             ctx.requirement_files.append(rel)
@@ -182,41 +180,6 @@ def activate(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep 
     ctx.note(f"`{cmd.text}` ({src(step)}) skipped: the review's virtual environment is active for every command")
 
 
-def apt(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    packages, python_tools = [], []
-    for name in cmd.argv:
-        if PYTHON_APT.match(name):
-            python_tools.append(name)
-            if (version := parse_minor(name)) and version[0] >= 3:
-                ctx.preferences.append((f"{version[0]}.{version[1]}", f"documented `{cmd.text}`", 1))
-        elif re.fullmatch(r"[a-z0-9][a-z0-9+.-]+", name):
-            packages.append(name)
-    if python_tools:
-        ctx.note(f"`{cmd.text}` ({src(step)}): {', '.join(python_tools)} not installed; the review's virtual "
-                 "environment provides Python, pip and venv")
-    if not packages:
-        return
-    if not ctx.container:
-        ctx.note(f"`{cmd.text}` ({src(step)}) not possible in the local sandbox (no system package installs): "
-                 f"{', '.join(packages)} missing unless the host has them")
-        return
-    add(ctx, apt_script(packages), f"documented `{cmd.text}` (as root, non-interactive)", "apt", documented=True,
-        action="run", source=src(step), required=False)
-    ctx.apt_documented += [p for p in packages if p not in ctx.apt_documented]
-
-
-def other_pm(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    tools = table("tools")
-    names = [w for w in cmd.argv[1:] if not w.startswith("-")] if cmd.argv[:1] == ["install"] else []
-    mapped = [p for n in names for p in (tools.get(n.lower()) or {}).get("apt", [])]
-    if ctx.container and names and len(mapped) >= len(names):
-        add(ctx, apt_script(sorted(set(mapped))), f"documented `{cmd.text}` is for another platform; the same tools "
-            "from Debian", "apt", documented=True, action="command_fix", source=src(step), required=False)
-        ctx.apt_documented += [p for p in mapped if p not in ctx.apt_documented]
-        return
-    ctx.note(f"`{cmd.text}` ({src(step)}) is for another platform ({cmd.sub}); not run")
-
-
 def tooling(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
     ctx.note(f"`{cmd.text}` ({src(step)}) skipped: it installs packaging tooling; the review installs the "
              "declared dependencies with pip into its own virtual environment")
@@ -286,7 +249,7 @@ def unparsable(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSte
 
 
 HANDLERS = {
-    "pip": pip_install, "setup": setup_py, "venv": venv, "activate": activate, "apt": apt, "other_pm": other_pm,
+    "pip": pip_install, "setup": setup_py, "venv": venv, "activate": activate, "apt": aptsteps.apt, "other_pm": aptsteps.other_pm,
     "tooling": tooling, "conda_installer": conda_installer, "script": script, "other": other, "ignore": ignore,
     "unparsable": unparsable,
     "poetry": managers.poetry, "pipenv": managers.pipenv, "uv": managers.uv, "conda": managers.conda,

@@ -331,3 +331,22 @@ def test_conda_create_with_inline_packages_and_python_pin():
     assert p.python.chosen == "3.9" and p.python.source.startswith("documented `conda create")
     lock = next(s for s in p.steps if s.kind == "lock")
     assert "numpy==1.24.*" in lock.script and "scipy" in lock.script and "conda-forge" not in lock.script
+
+
+def test_debian_python_modules_become_pip_installs():
+    p = plan(Tree({"run.py": ""}), [doc("sudo apt-get install -y python3-numpy python3-yaml python3-tk gnuplot")],
+             interpreters=SUITES, container=True)
+    pip = next(s for s in p.steps if s.kind == "pip")
+    assert pip.script == f"{PIP} numpy PyYAML" and pip.action == "command_fix"
+    apt = next(s for s in p.steps if s.kind == "apt" and s.documented)
+    assert apt.script.endswith("python3-tk gnuplot")
+
+
+def test_upgrading_pip_or_a_missing_requirement_file_does_not_count_as_installing_dependencies():
+    t = Tree({"analysis/requirements.txt": "pandas\n", "analysis/run.py": "", "tool/requirements.txt": "flask\n"})
+    p = plan(t, [doc("pip install --upgrade pip"), doc("pip install -r requirements.txt", cwd="docs")],
+             workflow_entries=["analysis/run.py"])
+    assert p.steps[1].script == f"{PIP} --upgrade pip" and p.steps[1].action == "run"
+    assert p.steps[2].script == f"cd analysis && {PIP} -r requirements.txt"
+    assert (p.steps[2].action, p.steps[2].documented) == ("install", False)
+    assert any("`requirements.txt` named by README.md:1 does not exist" in n for n in p.notes)
