@@ -51,7 +51,8 @@ class ProvisionStep:
     required: bool = True
     """False when the review can go on without it (optional extras, tools for figures only)."""
     env: dict[str, str] = field(default_factory=dict)
-    """Environment later commands need after this step (e.g. PATH with the virtual environment first)."""
+    """Environment later commands need after this step (e.g. PATH with the virtual environment first; a value
+    may refer to the variable's current value as `$PATH`)."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -98,7 +99,8 @@ class EnvPlan:
     container: bool = False
     notes: list[str] = field(default_factory=list)
     activate: dict[str, str] = field(default_factory=lambda: {"VIRTUAL_ENV": VENV, "PATH": f"{VENV}/bin:$PATH"})
-    """Environment the artifact's commands run with so that `python`, `pip` and console scripts are the venv's."""
+    """Environment the artifact's commands run with so that `python`, `pip` and console scripts are the venv's
+    (`$PATH` stands for the sandbox's PATH)."""
 
     def to_dict(self) -> dict:
         return {

@@ -19,6 +19,7 @@ from . import managers
 from .choose import choose_python
 from .commands import Command
 from .context import Context, absorb_requirements, add, apt_script, pip_script
+from .failures import module_to_distribution
 from .metadata import read_project
 from .model import PIP, VENV, VENV_PYTHON, EnvPlan, InstallStep, ProvisionStep, PythonChoice
 from .pyversions import parse_minor, parse_spec
@@ -64,7 +65,8 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
     ceilings = [(c, f"{n}=={v} ({src})") for n, v, src in ctx.pins if (c := wheel_ceiling(n, v))]
     suite_ok = (lambda suite: all(suite in suites for _, suites in tools.suites)) if container and tools.suites \
         else None
-    choice, notes = choose_python(interpreters, ctx.requests, ctx.preferences, ceilings, suite_ok=suite_ok)
+    offered = {str(k): str(v) for k, v in interpreters.items()} if isinstance(interpreters, dict) else {}
+    choice, notes = choose_python(offered, ctx.requests, ctx.preferences, ceilings, suite_ok=suite_ok)
     for note in notes:
         ctx.note(note)
     steps = [_venv_step(choice, container)] if choice else []
@@ -87,9 +89,8 @@ def _python_requests(ctx: Context, doc_python: list[str]) -> None:
         first = next((ln.strip() for ln in (ctx.read(".python-version") or "").splitlines() if ln.strip()), "")
         if parse_minor(first):
             ctx.preferences.append((first, ".python-version", 0))
-    for lock, key in (("uv.lock", "requires-python"),):
-        if ctx.exists(lock) and (spec := _toml_value(ctx, lock, key)):
-            ctx.requests.append((spec, f"{lock} {key}"))
+    if ctx.exists("uv.lock") and isinstance(spec := _toml_value(ctx, "uv.lock", "requires-python"), str):
+        ctx.requests.append((spec, "uv.lock requires-python"))
     if ctx.exists("Pipfile"):
         requires = _toml_value(ctx, "Pipfile", "requires")
         if isinstance(requires, dict):
@@ -165,11 +166,10 @@ def _lock_fallback(ctx: Context) -> None:
 
 
 def _doc_packages(ctx: Context, names: list[str], documented_install: bool) -> None:
-    from .failures import module_to_distribution
-
+    names = [n.strip() for n in names if isinstance(n, str) and n.strip()]
     stdlib = [n for n in names if n.split(".")[0] in sys.stdlib_module_names]
-    wanted = list(dict.fromkeys(module_to_distribution(n.split(".")[0]) for n in names
-                                if isinstance(n, str) and n.strip() and n not in stdlib))
+    wanted = list(dict.fromkeys(module_to_distribution(n.split(".")[0]) if re.fullmatch(r"[A-Za-z_][\w.]*", n) else n
+                                for n in names if n not in stdlib))
     have = {normalize(n) for n in ctx.names}
     missing = [n for n in wanted if normalize(n) not in have]
     if stdlib:

@@ -38,7 +38,7 @@ def translate(ctx: Context, step: InstallStep) -> None:
             if ctx.is_dir(target):
                 cwd = target
             else:
-                ctx.note(f"`{cmd.text}` ({step.source}) names a folder the artifact does not have")
+                ctx.note(f"`{cmd.text}` ({src(step)}) names a folder the artifact does not have")
             continue
         handler = HANDLERS.get(cmd.kind, other)
         handler(ctx, cmd, cwd, env, step)
@@ -249,8 +249,8 @@ def unparsable(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSte
 
 
 HANDLERS = {
-    "pip": pip_install, "setup": setup_py, "venv": venv, "activate": activate, "apt": aptsteps.apt, "other_pm": aptsteps.other_pm,
-    "tooling": tooling, "conda_installer": conda_installer, "script": script, "other": other, "ignore": ignore,
-    "unparsable": unparsable,
+    "pip": pip_install, "setup": setup_py, "venv": venv, "activate": activate, "tooling": tooling,
+    "conda_installer": conda_installer, "script": script, "other": other, "ignore": ignore, "unparsable": unparsable,
+    "apt": aptsteps.apt, "other_pm": aptsteps.other_pm,
     "poetry": managers.poetry, "pipenv": managers.pipenv, "uv": managers.uv, "conda": managers.conda,
 }

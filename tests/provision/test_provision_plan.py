@@ -261,8 +261,8 @@ def test_no_declared_dependency_is_said():
 
 
 def test_stdlib_names_in_prose_are_not_installed():
-    p = plan(Tree({"cst.py": ""}), doc_packages=["numpy", "math", "itertools", "sklearn"])
-    assert p.steps[-1].script == f"{PIP} numpy scikit-learn"
+    p = plan(Tree({"cst.py": ""}), doc_packages=["numpy", "math", "itertools", "sklearn", "pandas>=1.3", "numpy"])
+    assert p.steps[-1].script == f"{PIP} numpy scikit-learn 'pandas>=1.3'"
 
 
 # --- robustness -------------------------------------------------------------------------------------------------
@@ -278,6 +278,15 @@ def test_corrupt_files_become_notes():
     text = " ".join(p.notes)
     for word in ("pyproject.toml", "poetry.lock", "Pipfile.lock", "environment.yml", "setup.py", "missing.txt"):
         assert word in text
+    json.dumps(p.to_dict())
+
+
+def test_hostile_arguments_are_survived():
+    p = plan_environment(["a.py", None, 3], lambda rel: b"bytes", [doc("pip install x"), "not a step", None],
+                         None, container=False, doc_python=[None, 3.9], doc_tools=[None, ""], doc_packages=[None, 7])
+    assert p.python is None and not any(s.kind == "venv" for s in p.steps)
+    assert any("no Python 3 interpreter" in n for n in p.notes)
+    assert any("could not be planned" in n for n in p.notes)
     json.dumps(p.to_dict())
 
 
