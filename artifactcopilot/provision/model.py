@@ -45,7 +45,9 @@ class ProvisionStep:
     documented: bool
     """True when the documentation asks for this step (no intervention to log); False = an intervention."""
     action: str
-    """Intervention kind for the classifier: run | install | version | command_fix."""
+    """Intervention kind for the classifier: run (as documented; for the venv: an interpreter that satisfies what
+    the artifact asks) | install (an undocumented dependency) | version (an interpreter that does not satisfy
+    the request) | command_fix (a documented step rewritten to work here)."""
     source: str = ""
     """The documented step it comes from ("README.md:21"), or the file that declares what it installs."""
     required: bool = True

@@ -187,8 +187,8 @@ def _doc_packages(ctx: Context, names: list[str], documented_install: bool) -> N
 def _venv_step(choice: PythonChoice, container: bool) -> ProvisionStep:
     command = f"python{choice.chosen}" if container else shlex.quote(choice.interpreter)
     create = f"{command} -m venv {VENV}"
-    if container:
-        create = f"{{ {apt_script(['python3-venv'])} && {create}; }}"
+    if container:  # Debian ships venv/ensurepip separately: install it only when creating the venv fails
+        create = f"{create} 2>/dev/null || {{ rm -rf {VENV}; {apt_script(['python3-venv'])} && {create}; }}"
     script = f"test -x {VENV_PYTHON} || {create}"
     old = (parse_minor(choice.chosen) or (3, 99)) < (3, 10)
     if old:
@@ -196,7 +196,7 @@ def _venv_step(choice: PythonChoice, container: bool) -> ProvisionStep:
     why = choice.drift or "; ".join(choice.reasons) or "default"
     return ProvisionStep(script=script, purpose=f"create the review's virtual environment with Python {choice.chosen} "
                          f"({why})", kind="venv", network=container or old, documented=choice.drift is None,
-                         action="version", source=choice.source or "", required=True,
+                         action="version" if choice.drift else "run", source=choice.source or "", required=True,
                          env={"VIRTUAL_ENV": VENV, "PATH": f"{VENV}/bin:$PATH"})
 
 

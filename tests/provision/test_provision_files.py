@@ -261,3 +261,22 @@ def test_corrupt_environment_yml():
     for text in ("dependencies: [a", "just text", "dependencies: 3"):
         env = parse_environment(text)
         assert not env.ok and env.notes
+
+
+def test_makefile_recipes_of_the_default_goal_and_named_targets():
+    from artifactcopilot.provision.makefile import recipes
+
+    text = ("INSTALLER=miniconda.sh\nURL := https://repo.example/Miniconda3-latest.sh\n.PHONY: all\n"
+            "$(INSTALLER):\n\tcurl $(URL) -o $(INSTALLER)\n\ninstall: deps\n\t@./$(INSTALLER) -b\n"
+            "deps:\n\tpip install -r requirements.txt\ntest:\n\tpytest\n")
+    assert recipes(text, []) == ["curl https://repo.example/Miniconda3-latest.sh -o miniconda.sh"]
+    assert recipes(text, ["install"]) == ["pip install -r requirements.txt", "./miniconda.sh -b"]
+    assert recipes("garbage ::: \n\t\n", ["x"]) == []
+
+
+def test_chained_documented_command_with_cd():
+    from artifactcopilot.provision.commands import parse
+
+    kinds = [(c.kind, c.argv) for c in parse("cd src && sudo -H pip3 install --user -e . ; source venv/bin/activate")]
+    assert kinds == [("cd", ["src"]), ("pip", ["--user", "-e", "."]), ("activate", ["venv/bin/activate"])]
+    assert parse("pip install 'x")[0].kind == "unparsable"

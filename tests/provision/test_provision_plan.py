@@ -153,7 +153,7 @@ def test_uv_sync_with_311_and_313_chooses_313():
     p = plan(TRACS, [doc("uv sync")], interpreters={"3.11": "python3.11", "3.13": "python3.13"})
     assert p.python.chosen == "3.13" and p.python.drift is None
     assert p.steps[0].script.startswith("test -x") and "python3.13 -m venv /opt/copilot/venv" in p.steps[0].script
-    assert (p.steps[0].action, p.steps[0].documented) == ("version", True)
+    assert (p.steps[0].action, p.steps[0].documented) == ("run", True)
     lock = p.steps[1]
     assert lock.kind == "lock" and "pandas==3.0.0" in lock.script and "trajcol" not in lock.script
     assert any("virtual project" in n for n in p.notes)
