@@ -1,0 +1,129 @@
+"""What to install after a run fails: missing modules, commands not found, notebook tooling. Pure helpers."""
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+
+from .context import apt_script, pip_script, relative
+from .model import VENV, EnvPlan, ProvisionStep
+from .tables import normalize, table, tool_entry
+
+_MISSING = re.compile(r"(?:ModuleNotFoundError|ImportError): No module named ['\"]?([A-Za-z_][\w.]*)['\"]?")
+_NOT_FOUND = [
+    re.compile(r"^(?:.*?: )?(?:line \d+: )?([\w.+-]+): command not found\s*$", re.MULTILINE),
+    re.compile(r"^(?:/bin/)?(?:ba|da|z)?sh: \d+: ([\w.+-]+): not found\s*$", re.MULTILINE),
+    re.compile(r"^/usr/bin/env: ['‘\"]?([\w.+-]+)['’\"]?: No such file or directory\s*$", re.MULTILINE),
+    re.compile(r"^(?:env|exec|make|xargs|nohup|timeout|time): ['‘\"]?([\w.+-]+)['’\"]?: "
+               r"(?:No such file or directory|not found|Command not found)\s*$", re.MULTILINE),
+    re.compile(r"^(?:/usr)?(?:/bin/)?(?:ba|z)?sh: (?:line \d+: )?([\w.+-]+): No such file or directory\s*$",
+               re.MULTILINE),
+]
+PYTHON_NAMES = re.compile(r"^(python|pip)(3(\.\d+)?)?$")
+
+
+def missing_module(output: str) -> str | None:
+    """Top-level module of the last `ModuleNotFoundError`/`ImportError: No module named X` in `output`."""
+    if not isinstance(output, str):
+        return None
+    hits = _MISSING.findall(output)
+    return hits[-1].split(".")[0] if hits else None
+
+
+def module_to_distribution(module: str) -> str:
+    """PyPI distribution that provides an import name (sklearn -> scikit-learn); the name itself otherwise."""
+    top = (module or "").split(".")[0].strip()
+    mapping = table("modules")
+    if top in mapping:
+        return mapping[top]
+    lowered = {k.lower(): v for k, v in mapping.items()}
+    return lowered.get(top.lower(), top)
+
+
+def command_not_found(output: str) -> str | None:
+    """The bare program a shell could not find ("X: command not found", "/usr/bin/env: 'python': No such ...")."""
+    if not isinstance(output, str):
+        return None
+    for pattern in _NOT_FOUND:
+        for match in pattern.finditer(output):
+            name = match.group(1)
+            if "/" not in name and not name.startswith(".") and name not in ("bash", "sh", "line"):
+                return name
+    return None
+
+
+def fix_for_missing_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
+    """A step that provides `name`: the project (a declared console script), the venv's python/pip (PATH),
+    a pythonX.Y alias to the venv's interpreter, a pip tool, or a Debian package in a container."""
+    if not name or not isinstance(name, str):
+        return None
+    if name in plan.console_scripts and plan.project_dir:
+        return ProvisionStep(script=pip_script([_local(plan.project_dir)]),
+                             purpose=f"`{name}` is a console script the project declares "
+                             f"({plan.console_scripts[name]}); install the project so it exists in {VENV}/bin",
+                             kind="project", network=True, documented=False, action="install",
+                             env=dict(plan.activate))
+    if PYTHON_NAMES.match(name):
+        return _python_command(name, plan)
+    entry = tool_entry(name)
+    if entry and entry.get("pip"):
+        return ProvisionStep(script=pip_script([entry["pip"]]), purpose=f"`{name}` comes from the PyPI package "
+                             f"{entry['pip']}", kind="pip", network=True, documented=False, action="install",
+                             env=dict(plan.activate))
+    if entry and entry.get("apt") and plan.container:
+        suites = entry.get("suites")
+        if suites and plan.python and plan.python.interpreter not in suites:
+            return None
+        return ProvisionStep(script=apt_script(entry["apt"]), purpose=f"`{name}` comes from the Debian "
+                             f"package(s) {', '.join(entry['apt'])}", kind="apt", network=True, documented=False,
+                             action="install", required=False)
+    return None
+
+
+def _python_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
+    if plan.python is None:
+        return None
+    base = "python" if name.startswith("python") else "pip"
+    wanted = name[len(base):].lstrip("3").lstrip(".")
+    if wanted and wanted != plan.python.chosen.split(".", 1)[1]:
+        script = f"ln -sf {base}3 {VENV}/bin/{shlex.quote(name)}"
+        return ProvisionStep(script=script, purpose=f"`{name}` is not available; it runs the virtual environment's "
+                             f"Python {plan.python.chosen} instead", kind="venv", network=False, documented=False,
+                             action="version", env=dict(plan.activate))
+    script = f"test -x {VENV}/bin/{base}3 && ln -sf {base}3 {VENV}/bin/{shlex.quote(name)}"
+    return ProvisionStep(script=script, purpose=f"`{name}` runs from the review's virtual environment ({VENV}/bin "
+                         "first on PATH)", kind="venv", network=False, documented=False, action="command_fix",
+                         env=dict(plan.activate))
+
+
+def fix_for_missing_module(module: str, plan: EnvPlan, files: list[str] = ()) -> ProvisionStep | None:
+    """pip install of the distribution behind `module`, unless the module is the artifact's own code (a path
+    problem, not a missing package) or part of the standard library."""
+    if not module or module in sys.stdlib_module_names:
+        return None
+    own = any(f in (f"{module}.py", f"{module}/__init__.py") or f.endswith((f"/{module}.py", f"/{module}/__init__.py"))
+              for f in files)
+    scripts = {normalize(v.split(":")[0].split(".")[0]) for v in plan.console_scripts.values()}
+    if plan.project_dir and (normalize(module) in scripts or normalize(module) == normalize(plan.project_name or "")):
+        return ProvisionStep(script=pip_script([_local(plan.project_dir)]), purpose=f"`{module}` is the project's "
+                             "own package; install the project", kind="project", network=True, documented=False,
+                             action="install", env=dict(plan.activate))
+    if own:
+        return None  # the artifact's own module: a working-directory/PYTHONPATH problem, not a missing package
+    dist = module_to_distribution(module)
+    return ProvisionStep(script=pip_script([dist]), purpose=f"install {dist}, which provides the missing module "
+                         f"`{module}` (not declared by the artifact)", kind="pip", network=True, documented=False,
+                         action="install", env=dict(plan.activate))
+
+
+def notebook_tooling(plan: EnvPlan) -> list[ProvisionStep]:
+    """nbclient + ipykernel in the review's venv (its own python3 kernel; nothing registered globally)."""
+    check = f"{VENV}/bin/python -c 'import nbclient, ipykernel' 2>/dev/null || "
+    return [ProvisionStep(script=check + pip_script(["nbclient", "ipykernel"]), purpose="execute notebooks: nbclient "
+                          "and ipykernel in the review's virtual environment (kernel found via the venv's prefix)",
+                          kind="pip", network=True, documented=False, action="install", required=True,
+                          env=dict(plan.activate))]
+
+
+def _local(project_dir: str) -> str:
+    return "." if project_dir in ("", ".") else relative(project_dir, ".")

@@ -1,0 +1,41 @@
+"""Data tables shipped with the planner (data/*.json) and name normalisation helpers."""
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+from .pyversions import Minor, parse_minor
+
+
+@cache
+def table(name: str) -> dict:
+    """Load data/<name>.json (keys starting with "_" are comments)."""
+    text = resources.files(__package__).joinpath("data").joinpath(f"{name}.json").read_text(encoding="utf-8")
+    return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
+
+
+def normalize(name: str) -> str:
+    """PEP 503 normalised distribution name."""
+    return re.sub(r"[-_.]+", "-", name).lower().strip()
+
+
+def wheel_ceiling(name: str, version: str) -> Minor | None:
+    """Newest Python with wheels for `name==version`, when the release series is in data/wheels.json."""
+    series = table("wheels").get(normalize(name))
+    match = re.match(r"(\d+)\.(\d+)", version or "")
+    if not series or not match:
+        return None
+    key = f"{int(match.group(1))}.{int(match.group(2))}"
+    return parse_minor(series[key]) if key in series else None
+
+
+def tool_entry(tool: str) -> dict | None:
+    """data/tools.json entry for a system tool name (case-insensitive, version suffix ignored: "java 11")."""
+    key = tool.strip().lower()
+    tools = table("tools")
+    if key in tools:
+        return tools[key]
+    base = re.split(r"[\s>=<(]", key)[0]
+    return tools.get(base)
