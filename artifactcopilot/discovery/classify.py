@@ -27,8 +27,8 @@ TEST = re.compile(r"^(pytest|py\.test|python[\d.]*\s+-m\s+(pytest|unittest)|make
 DOWNLOAD = re.compile(r"^(wget|curl|git\s+(clone|lfs\s+pull|submodule\s+update)|gdown|kaggle|huggingface-cli\s+download|"
                       r"hf\s+download|aws\s+s3\s+(cp|sync)|gsutil\s+cp|zenodo_get|docker\s+pull|singularity\s+pull|"
                       r"apptainer\s+pull|svn\s+(checkout|co)|scp|rsync|(\S*/)?download[\w\-.]*\.(sh|py))\b", _I)
-DATA = re.compile(r"^(gunzip|gzip\s+-\w*d|unzip|tar\s+(-?\w*x|--extract)|xz\s+-\w*d|unxz|bunzip2|bzip2\s+-\w*d|7z\s+x|"
-                  r"7za\s+x|unrar|zstd\s+-\w*d|unzstd|docker\s+cp|cat\s+[^|]*>\s*\S+|(\S*/)?(extract|unpack|prepare_data|"
+DATA = re.compile(r"^(gunzip|gzip\s+-\w*d\w*|unzip|tar\s+(-?\w*x\w*|--extract)|xz\s+-\w*d\w*|unxz|bunzip2|bzip2\s+-\w*d\w*|7z\s+x|"
+                  r"7za\s+x|unrar|zstd\s+-\w*d\w*|unzstd|docker\s+cp|cat\s+[^|]*>\s*\S+|(\S*/)?(extract|unpack|prepare_data|"
                   r"unzip)[\w\-.]*\.(sh|py))\b", _I)
 PLOT_CMD = re.compile(r"^(gnuplot|pdflatex|latexmk|xelatex|dot\s+-T)\b", _I)
 PLOT_WORDS = re.compile(r"^(plot\w*|figures?|figs?|graphs?|draw\w*|charts?|visuali[sz]\w*|fig\d+\w*|figure\d+\w*)$", _I)

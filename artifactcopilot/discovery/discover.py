@@ -27,6 +27,7 @@ DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|set
                               r"Cargo\.toml|pom\.xml|build\.gradle|renv\.lock|DESCRIPTION|go\.mod|conda[^/]*\.ya?ml|"
                               r"uv\.lock)$", re.IGNORECASE)
 MAX_NOTEBOOKS = 200
+MAX_FACT_CHARS = 300_000
 LATE = 10**9
 
 
@@ -107,9 +108,9 @@ def _outputs(extracts: list[DocExtract], redirect: dict[int, RawStep], result: D
 
 def _facts(view: ArtifactView, index: FileIndex, docs: list[DocText], extracts: list[DocExtract],
            lines: list[DocLine], result: Discovery) -> None:
-    texts = [d.text for d in docs]
-    full = "\n".join(texts)
-    sections = [(s.title, s.text) for e in extracts for s in e.sections]
+    texts = [d.text[:MAX_FACT_CHARS] for d in docs]
+    full = "\n".join(texts)[:MAX_FACT_CHARS]
+    sections = [(s.title, s.text[:MAX_FACT_CHARS]) for e in extracts for s in e.sections]
     result.paper_refs = tx.refs(full)
     result.long_run_warning = tx.is_long(full)
     result.env_vars = env_vars(result.steps, [(d.doc.path, d.text) for d in docs])

@@ -28,6 +28,7 @@ LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|^\s*\[[^\]]+\]:
 MAX_SUBREADMES = 40
 MAX_DOCS_PAGES = 30
 SUBREADME_DEPTH = 2
+MAX_DOC_CHARS = 1_000_000
 
 
 @dataclass
@@ -131,6 +132,6 @@ def _read(view: ArtifactView, path: str) -> tuple[str | None, str | None]:
         return None, "could not be read"
     if looks_binary(text):
         return None, "binary content: not read"
-    if len(text) >= 1_999_000:
-        return text, "very large: only the first 2 MB were read"
+    if len(text) > MAX_DOC_CHARS:
+        return text[:MAX_DOC_CHARS], f"very large: only the first {MAX_DOC_CHARS} characters were read"
     return text, None

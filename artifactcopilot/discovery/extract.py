@@ -29,6 +29,10 @@ KNOB = re.compile(r"\b(number of (runs|rounds|trials|iterations|repetitions|samp
                   r"runs per|speed up|reduce|smaller)\b", re.IGNORECASE)
 
 
+CONTEXT_CHARS = 4000
+MAX_PARA_CHARS = 20_000
+
+
 @dataclass
 class DocInput:
     path: str
@@ -132,6 +136,9 @@ class Walker:
 
     # ---- prose ------------------------------------------------------------------------------
     def _para(self, block: Block) -> None:
+        if len(block.text) > MAX_PARA_CHARS:
+            block = Block("para", block.line, block.text[:MAX_PARA_CHARS], spans=[s for s in block.spans
+                                                                                 if s.start < MAX_PARA_CHARS])
         for pc in prose_commands(block, self.pctx):
             ctx = self._context(self.source(pc.line), pc.cwd or self.base_cwd(), pc.origin, before=block.text)
             self.shared.blocks += 1
@@ -241,16 +248,17 @@ def _last_para(text: str) -> str:
 
 
 def _around(blocks: list[Block]) -> tuple[list[str], list[str]]:
-    """For every block: the prose since the previous heading/code block, and the prose until the next one."""
+    """For every block: the prose since the previous heading/code block, and the prose until the next one (each cut
+    to CONTEXT_CHARS next to the block)."""
     before, after = [""] * len(blocks), [""] * len(blocks)
     acc = ""
     for i, block in enumerate(blocks):
         before[i] = acc.strip()
-        acc = "" if block.kind != "para" else acc + "\n\n" + block.text
+        acc = "" if block.kind != "para" else (acc + "\n\n" + block.text)[-CONTEXT_CHARS:]
     acc = ""
     for i in range(len(blocks) - 1, -1, -1):
         after[i] = acc.strip()
-        acc = "" if blocks[i].kind != "para" else blocks[i].text + "\n\n" + acc
+        acc = "" if blocks[i].kind != "para" else (blocks[i].text + "\n\n" + acc)[:CONTEXT_CHARS]
     return before, after
 
 

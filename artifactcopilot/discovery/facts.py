@@ -13,7 +13,7 @@ from .view import ArtifactView, FileIndex, safe_read
 
 PY_VERSION = re.compile(r"\bpython\s*(?:[23](?=\s*\())?\s*\(?\s*(?:version\s*|v)?(>=|≥|>|<=|==|~=|\^)?\s*"
                         r"([23]\.\d{1,2}(?:\.\d+)?)(\+|\s+(?:or|and)\s+(?:above|higher|newer|later|greater|up))?"
-                        r"(?:\s+or\s+([23]\.\d{1,2}))?", re.IGNORECASE)
+                        r"(?:\s+\(?or\s+([23]\.\d{1,2})\)?)?", re.IGNORECASE)
 TOOLS = [
     ("gnuplot", r"\bgnuplot\b"), ("latex", r"\b(latex|texlive|tex live|pdflatex|xelatex|latexmk|miktex|cm-super)\b"),
     ("java", r"\b(java|jdk|jre|openjdk)\b(?!script)"), ("R", r"\bRscript\b|\bR\s+(\(?version|>=|\d\.\d)|\bCRAN\b"),

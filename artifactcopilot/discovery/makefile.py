@@ -116,5 +116,5 @@ def script_cwd(text: str, path: str, index: FileIndex) -> str:
     if re.search(rf"(^|\s|[\"'=]){re.escape(folder)}/", text):
         return "."
     siblings = {posixpath.basename(f) for f in index.files_in(folder)}
-    words = set(re.findall(r"[\w\-.]+\.(?:py|sh|R|jl)\b", text))
+    words = set(re.findall(r"(?<![\w\-.])[\w\-.]{1,255}\.(?:py|sh|R|jl)\b", text))
     return folder if words & siblings else "."

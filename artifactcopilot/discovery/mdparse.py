@@ -13,6 +13,8 @@ from markdown_it import MarkdownIt
 
 MAX_PARSE_CHARS = 1_000_000
 PSEUDO_HEADING_LEVEL = 7
+MAX_RESUMES = 20
+LEAVES = {"inline", "fence", "code_block", "html_block", "hr", "table_open", "paragraph_open", "heading_open"}
 
 
 @dataclass
@@ -86,15 +88,34 @@ def _inline(children) -> tuple[str, list[Span], bool]:
 
 
 def parse(text: str) -> tuple[list[Block], str | None]:
-    """Blocks of a document; the second value says why parsing was cut short, if it was."""
+    """Blocks of a document; the second value says why parsing was cut short or degraded, if it was."""
     note = None
     if len(text) > MAX_PARSE_CHARS:
         text, note = text[:MAX_PARSE_CHARS], f"only the first {MAX_PARSE_CHARS} characters were read"
-    try:
-        tokens = MarkdownIt("commonmark").enable("table").parse(text)
-    except Exception as exc:  # noqa: BLE001 - markdown-it is robust; anything it raises is reported, not propagated
-        return _plain_blocks(text), f"markdown could not be parsed ({type(exc).__name__}); read as plain text"
-    return _blocks(tokens), note
+    lines = text.splitlines(keepends=True)
+    blocks: list[Block] = []
+    start = 0
+    for attempt in range(MAX_RESUMES):
+        chunk = "".join(lines[start:]) if attempt == 0 else "".join(ln.lstrip(" \t") for ln in lines[start:])
+        try:
+            tokens = MarkdownIt("commonmark").enable("table").parse(chunk)
+        except Exception as exc:  # noqa: BLE001 - markdown-it is robust; anything it raises is reported, not propagated
+            blocks += _shift(_plain_blocks(chunk), start)
+            return blocks, f"markdown could not be parsed ({type(exc).__name__}); read as plain text"
+        blocks += _shift(_blocks(tokens), start)
+        read = max((t.map[1] for t in tokens if t.map and t.type in LEAVES), default=0)
+        if not "".join(lines[start + read:]).strip():
+            return blocks, note
+        start += max(read, 1)  # nesting deeper than the parser follows: resume after what it read, unindented
+        note = "markdown nested too deeply in places; the rest was read without indentation"
+    blocks += _shift(_plain_blocks("".join(lines[start:])), start)
+    return blocks, note
+
+
+def _shift(blocks: list[Block], offset: int) -> list[Block]:
+    for block in blocks:
+        block.line += offset
+    return blocks
 
 
 def _blocks(tokens) -> list[Block]:

@@ -15,7 +15,8 @@ from .model import DocumentedOutput
 from .view import FileIndex, join, norm
 
 OUTPUT_EXT = r"pdf|png|svg|eps|jpe?g|gif|csv|tsv|tex|txt|json|jsonl|html|xlsx?|dat|log|pkl|pickle|h5|hdf5|npy|npz|out|pgf"
-PATH = re.compile(r"`([^`\s]+)`|((?:\.{0,2}/)?[\w\-.{}<>*]+(?:/[\w\-.{}<>*]+)+/?|[\w\-.{}<>*]+\.(?:" + OUTPUT_EXT +
+PATH = re.compile(r"`([^`\s]{1,255})`|(?<![\w\-.{}<>*/])((?:\.{0,2}/)?[\w\-.{}<>*]{1,255}(?:/[\w\-.{}<>*]{1,255}){1,20}/?|"
+                  r"[\w\-.{}<>*]{1,255}\.(?:" + OUTPUT_EXT +
                   r"))(?=[\s,;:)'\"]|\.(?:\s|$)|$)", re.IGNORECASE)
 PRODUCE = re.compile(r"\b(sav(e|ed|es)|plac(e|ed|es)|writ(e|es|ten)|stor(e|ed|es)|put|creat(e|ed|es)|generat(e|ed|es)|"
                      r"produc(e|ed|es)|appear|find|found|dump(ed|s)?|export(ed|s)?|located)\b", re.IGNORECASE)
@@ -24,7 +25,8 @@ ABOUT_OUTPUT = re.compile(r"\b(results?|outputs?|plots?|figures?|graphs?|files?|
 NO_OUTPUT = re.compile(r"\b(download|zenodo|figshare|dataverse|hosted|input files?|requires?|needs?|provided|included|contains|you (must|should) (first )?"
                        r"populate|(go|cd|proceed|navigate|switch|change)\s+(in)?to|you (could|can|may|should|must|need to) "
                        r"(create|write|make|prepare))\b|^\W*(place|put|move|copy|store)\b", re.IGNORECASE)
-DIR_SPAN = re.compile(r"`([^`\s]+)`\s+(folder|directory|dir)\b|\b(folder|directory)\s+`([^`\s]+)`", re.IGNORECASE)
+DIR_SPAN = re.compile(r"`([^`\s]{1,255})`\s+(folder|directory|dir)\b|\b(folder|directory)\s+`([^`\s]{1,255})`",
+                      re.IGNORECASE)
 CODE_EXT = re.compile(r"\.(py|sh|ipynb|r|jl|java|c|cpp|h|js|ts|m|gnuplot|gp|sql|boa|yml|yaml|toml|cfg|md)$", re.IGNORECASE)
 
 
@@ -98,7 +100,7 @@ def _siblings(piece: str, first: str) -> list[str]:
     if not match:
         return []
     folder = posixpath.dirname(first)
-    names = re.findall(r"[\w\-.]+\.(?:" + OUTPUT_EXT + r")\b", match.group(1), re.IGNORECASE)
+    names = re.findall(r"(?<![\w\-.])[\w\-.]{1,255}\.(?:" + OUTPUT_EXT + r")\b", match.group(1), re.IGNORECASE)
     return [join(folder, n) if folder else n for n in names]
 
 

@@ -63,10 +63,11 @@ def usage_name(token: str) -> bool:
 def described_placeholders(text: str) -> set[str]:
     """Tokens the prose declares as placeholders: "where X is …", "replace X with …", "X should be replaced"."""
     found = set()
-    patterns = (r"\bwhere\s+(?:the\s+)?[`'\"]?([\w\-./\[\]<>{}]+)[`'\"]?\s+(?:is|are|denotes|stands)\b",
-                r"\breplac(?:e|ing)\s+[`'\"]?([\w\-./\[\]<>{}]+)[`'\"]?\s+with\b",
-                r"[`'\"]?([\w\-./\[\]<>{}]+(?:\s\.\.\.\])?)[`'\"]?\s+should\s+be\s+replaced\b",
-                r"[`'\"]?([\w\-./]+)[`'\"]?\s+is\s+a\s+placeholder\b")
+    token = r"(?<![\w\-./\[\]<>{}])[`'\"]?([\w\-./\[\]<>{}]{1,80}"
+    patterns = (r"\bwhere\s+(?:the\s+)?[`'\"]?([\w\-./\[\]<>{}]{1,80})[`'\"]?\s+(?:is|are|denotes|stands)\b",
+                r"\breplac(?:e|ing)\s+[`'\"]?([\w\-./\[\]<>{}]{1,80})[`'\"]?\s+with\b",
+                token + r"(?:\s\.\.\.\])?)[`'\"]?\s+should\s+be\s+replaced\b",
+                token + r")[`'\"]?\s+is\s+a\s+placeholder\b")
     for rx in patterns:
         for match in re.finditer(rx, text or "", re.IGNORECASE):
             if match.group(1).lower() not in ("it", "this", "that", "the", "they", "which"):

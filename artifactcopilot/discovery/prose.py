@@ -18,7 +18,7 @@ INTRO = re.compile(r"\b(run|running|execute|executing|use|using|invoke|invoking|
                    re.IGNORECASE)
 RUN_VERB = re.compile(r"\b(run|running|execute|executing|call|calling|invoke|invoking|launch|launching|start)\b", re.IGNORECASE)
 UNPACK_VERB = re.compile(r"\b(unzip|extract|unpack|decompress|uncompress|gunzip|untar|unarchive)\b", re.IGNORECASE)
-ARCHIVE = re.compile(r"[\w\-./]+\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar|zip|gz|xz|bz2|7z|rar|zst)\b", re.IGNORECASE)
+ARCHIVE = re.compile(r"(?<![\w\-./])[\w\-./]{1,255}\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar|zip|gz|xz|bz2|7z|rar|zst)\b", re.IGNORECASE)
 IN_DIR_RUN = re.compile(r"\bin\s+`?((?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)*/?)`?\s*(?:folder|directory|dir)?,?\s+"
                         r"(?:run|execute|type)\b", re.IGNORECASE)
 FOLDER_SCRIPTS = re.compile(
@@ -144,7 +144,7 @@ def _bare_lines(block: Block, ctx: ProseContext) -> list[ProseCommand]:
 
 def _inside_command(found: ProseCommand, commands: list[ProseCommand]) -> bool:
     name = posixpath.basename(found.script or "")
-    return bool(name) and any(name in c.cmd.split() or f"/{name}" in c.cmd for c in commands if c.origin != "prose")
+    return bool(name) and any(name in c.cmd.split() or f"/{name}" in c.cmd for c in commands if c.script is None)
 
 
 def _named_scripts(sentence: str, block: Block, start: int, ctx: ProseContext, line: int) -> list[ProseCommand]:
@@ -155,7 +155,7 @@ def _named_scripts(sentence: str, block: Block, start: int, ctx: ProseContext, l
         if start <= span.start < start + len(sentence) and span.kind in ("code", "link", "quote"):
             found.append((span.start - start, span.href if span.kind == "link" and span.href else span.text))
     plain = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), sentence)
-    found += [(m.start(), m.group(0)) for m in re.finditer(r"[\w\-./]+\.(?:py|sh|ipynb|R|jl)\b", plain)]
+    found += [(m.start(), m.group(0)) for m in re.finditer(r"(?<![\w\-./])[\w\-./]{1,255}\.(?:py|sh|ipynb|R|jl)\b", plain)]
     if re.search(r"\.py\b|\bpython (files|scripts)\b", sentence, re.IGNORECASE):
         found += [(m.start(), m.group(0) + ".py") for m in re.finditer(r"\b[a-z][\w\-]*_[\w\-]+\b(?!\.)", plain)]
     names = [name for _, name in sorted(found)]

@@ -52,7 +52,7 @@ def config_files(lines: list[DocLine], index: FileIndex) -> list[str]:
     out: list[str] = []
     for dl in lines:
         folder = posixpath.dirname(dl.source.rsplit(":", 1)[0]) or "."
-        for token in re.findall(r"[\w\-./]+\.(?:ya?ml|json|toml|ini|cfg|conf|py)\b", dl.text):
+        for token in re.findall(r"(?<![\w\-./])[\w\-./]{1,255}\.(?:ya?ml|json|toml|ini|cfg|conf|py)\b", dl.text[:5000]):
             path = next((p for p in (join(folder, token), join(".", token)) if index.is_file(p)), None)
             if path and CONFIG_NAME.search(path) and not PACKAGING.search(path) and path not in out:
                 out.append(path)
@@ -108,7 +108,7 @@ def input_formats(sections: list[tuple[str, str, str]], index: FileIndex, sample
         doc = source.rsplit(":", 1)[0]
         folder = posixpath.dirname(doc) if not doc.startswith("paper:") else "."
         found = []
-        for token in re.findall(r"[\w\-./]+\.\w{2,5}\b|[\w\-./]+/", text):
+        for token in re.findall(r"(?<![\w\-./])[\w\-./]{1,255}\.\w{2,5}\b|(?<![\w\-./])[\w\-./]{1,255}/", text[:50_000]):
             for path in (join(folder, token), join(".", token)):
                 if index.is_file(path) and path not in found:
                     found.append(path)

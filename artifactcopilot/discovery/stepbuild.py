@@ -1,6 +1,7 @@
 """Build a `Step` from one documented command line and what surrounds it (section, prose, comments)."""
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 
@@ -8,7 +9,7 @@ from . import text as tx
 from .classify import HEAD_REUSE, classify, is_interactive
 from .cwd import locate
 from .model import Step
-from .placeholders import detect
+from .placeholders import OUTPUT_FLAGS, detect
 from .shell import split_env, split_runner, words
 from .view import FileIndex, join
 
@@ -79,7 +80,24 @@ def build_step(cmd: str, ctx: Context) -> Step:
         step.duration_hint_s = hint
         step.long = bool(hint and hint >= 3600) or tx.is_long(ctx.before)
     step.placeholders = detect(inner, kind, cwd, ctx.index, ctx.known_vars | set(env), ctx.described)
+    if kind in WORK_KINDS:
+        step.notes += _missing_inputs(inner, cwd, ctx.index, {p.index for p in step.placeholders})
     return step
+
+
+def _missing_inputs(inner: str, cwd: str, index: FileIndex, placeholders: set[int]) -> list[str]:
+    """Input files a command names in an artifact folder that the artifact does not hold."""
+    parts = words(inner)
+    notes = []
+    for i, word in enumerate(parts[1:], 1):
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if i in placeholders or parts[i - 1] in OUTPUT_FLAGS or "/" not in value or "$" in value or "*" in value \
+                or "://" in value or not re.search(r"\.[A-Za-z][\w]{0,5}$", value) or value.startswith(("/", "~")):
+            continue
+        path = join(cwd, value)
+        if not index.exists(path) and index.is_dir(posixpath.dirname(path) or "."):
+            notes.append(f"{value} is not in the artifact")
+    return notes
 
 
 def _knob_reduced(env: dict[str, str], knobs: set[str]) -> bool:

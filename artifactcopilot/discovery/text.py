@@ -50,10 +50,17 @@ def _expand(nums: str) -> list[str]:
     return out
 
 
+_REF_START = re.compile(r"\b(?:tab|fig|sec|lis|alg)", re.IGNORECASE)
+
+
 def refs(text: str) -> list[str]:
     """Paper objects named in text, ranges and lists expanded: "Figures 4-7" gives Figure 4 … Figure 7."""
     out: list[str] = []
-    for match in REF.finditer(text or ""):
+    text = text or ""
+    for start in _REF_START.finditer(text):
+        match = REF.match(text, start.start())
+        if not match:
+            continue
         kind = _canonical(match.group(1))
         for num in _expand(match.group(2)):
             ref = f"{kind} {num}"
