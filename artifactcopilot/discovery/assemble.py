@@ -44,6 +44,7 @@ def merge_duplicates(raws: list[RawStep]) -> tuple[list[RawStep], dict[int, RawS
         first.step.sources.append(raw.step.source)
         first.step.mentions = tx.merge(first.step.mentions, raw.step.mentions)
         first.step.duration_hint_s = first.step.duration_hint_s or raw.step.duration_hint_s
+        first.step.long = first.step.long or raw.step.long
         redirect[id(raw)] = first
     return list(kept.values()), redirect
 

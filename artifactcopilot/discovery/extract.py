@@ -25,6 +25,9 @@ MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat
 EXPORT = re.compile(r"^\s*export\s+([A-Za-z_]\w*)=(.*)$")
 PRINTS = re.compile(r"\bwill (?:print|output|display|show|return)\s*:\s*([^\n]+)", re.IGNORECASE)
 SAMPLE = re.compile(r"\b(sample|example|test|demo|toy)\b.*\b(input|trace|file|data|dataset)s?\b", re.IGNORECASE)
+WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:the\s+)?(?:following\s+)?commands?)\b[^.]{0,60}?"
+                     r"\b(?:from|in|inside|to be|is|be)\s+(?:the\s+)?`([\w./\-]{1,200})`\s*(?:folder|directory|dir)?",
+                     re.IGNORECASE)
 KNOB = re.compile(r"\b(number of (runs|rounds|trials|iterations|repetitions|samples|epochs|seeds)|repeated|"
                   r"runs per|speed up|reduce|smaller)\b", re.IGNORECASE)
 
@@ -155,6 +158,10 @@ class Walker:
             self._sentence_facts(sentence, block.line)
 
     def _sentence_facts(self, sentence: str, line: int) -> None:
+        workdir = WORKDIR.search(sentence)
+        folder = find_dir(self.pctx, workdir.group(1)) if workdir else None
+        if folder:
+            self.sticky[self.stack[-1][0] if self.stack else 0] = folder
         if KNOB.search(sentence):
             self.shared.knobs.update(re.findall(r"`?\$?\b([A-Z][A-Z0-9_]{1,})\b`?", sentence))
         if SAMPLE.search(sentence) and re.search(r"\b(provided|included|is in|are in|found|located|there is|"
@@ -194,6 +201,8 @@ class Walker:
             if match:
                 cwd, note = resolve_dir(self.shared.index, cwd, match.group(1), self.doc.folder, tuple(clones))
                 notes += [note] if note else []
+                if note and "freshly cloned" in note:
+                    _mark_self_clone(made)
                 continue
             match = CD_AND.match(text)
             if match:
@@ -240,6 +249,12 @@ class Walker:
         raw = RawStep(step, (self.doc.order, line, self.shared.seq), weak, script)
         self.out.steps.append(raw)
         return raw
+
+
+def _mark_self_clone(made: list[RawStep]) -> None:
+    clone = next((r.step for r in reversed(made) if r.step.kind == "download" and "clone" in r.step.inner), None)
+    if clone is not None:
+        clone.notes.append("clones the artifact itself (the next line enters the clone): skip it in an unpacked copy")
 
 
 def _last_para(text: str) -> str:

@@ -37,3 +37,17 @@ def test_cd_into_missing_folder_keeps_the_documented_value_and_notes_it(run):
     run_step, make = step(found, "run.py"), step(found, "make")
     assert run_step.cwd == "." and "freshly cloned" in run_step.notes[0]
     assert make.cwd == "build/out" and "not in the artifact" in make.notes[0]
+
+
+def test_prose_working_directory_applies_to_the_section(run):
+    found = run({"README.md": ("## Experiments\n\nRun all commands below from the `scripts` directory.\n\n"
+                               "### One\n```\npython3 one.py\n```\n\n## Plots\n```\npython3 scripts/plot.py\n```\n"),
+                 "scripts/one.py": "", "scripts/plot.py": ""})
+    assert [(s.cwd, s.cmd) for s in found.steps] == [("scripts", "python3 one.py"), (".", "python3 scripts/plot.py")]
+
+
+def test_script_named_without_path_gets_a_note_unless_a_runner_runs_it(run):
+    found = run({"README.md": "```\n$ install.sh\n$ uv run main.py\n```\n", "install.sh": "", "main.py": ""})
+    install, main = found.steps
+    assert install.kind == "install" and "run it as ./install.sh or bash install.sh" in install.notes[0]
+    assert main.notes == []
