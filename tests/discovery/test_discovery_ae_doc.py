@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.discovery.conftest import cmds, step
+from .helpers import cmds, step
 
 AE = """# Artifact Appendix
 

@@ -2,7 +2,7 @@
 tree of scripts with durations; and the paper's own "Artifact Appendix" section read as a document."""
 from __future__ import annotations
 
-from tests.discovery.conftest import step
+from .helpers import step
 
 APPENDIX = """# Artifact Appendix
 

@@ -6,7 +6,8 @@ import pytest
 
 from artifactcopilot.discovery.classify import classify
 from artifactcopilot.discovery.shell import split_env, split_runner, strip_prompt
-from tests.discovery.conftest import cmds, step
+
+from .helpers import cmds, step
 
 
 def test_data_archives_are_unpacked_before_the_workflow(run):

@@ -2,7 +2,7 @@
 docs/ pages; vendored trees and deep snippet READMEs skipped; folder links lead to the folder's README."""
 from __future__ import annotations
 
-from tests.discovery.conftest import step
+from .helpers import step
 
 
 def test_reading_order(run):

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from artifactcopilot.discovery.makefile import needs_args, parse_makefile
-from tests.discovery.conftest import cmds, step
+
+from .helpers import cmds, step
 
 MAKEFILE = """INSTALLER=miniconda.sh
 CONDA := ./miniconda/bin/conda

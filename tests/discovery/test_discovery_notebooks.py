@@ -2,7 +2,7 @@
 reviewer would run them, and corrupt notebooks listed with a note."""
 from __future__ import annotations
 
-from tests.discovery.conftest import cmds, notebook, step
+from .helpers import cmds, notebook, step
 
 WITH_OUTPUT = notebook([("markdown", "# Recall\nProduces Figure 6.", False), ("code", "import pandas", True),
                         ("code", "plot()", True)])

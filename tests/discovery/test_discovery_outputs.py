@@ -2,7 +2,7 @@
 lists, "results will be saved in", "graphs, as pdf files, that correspond to Figure 4-7")."""
 from __future__ import annotations
 
-from tests.discovery.conftest import step
+from .helpers import step
 
 
 def test_expected_output_blocks_follow_their_command(run):

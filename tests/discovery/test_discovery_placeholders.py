@@ -2,7 +2,7 @@
 artifact ships, and left unfilled (with a reason) when nothing fits."""
 from __future__ import annotations
 
-from tests.discovery.conftest import step
+from .helpers import step
 
 
 def _ph(s):

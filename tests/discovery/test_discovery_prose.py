@@ -2,7 +2,7 @@
 inline spans a sentence introduces, quoted commands with a folder, archives to unpack."""
 from __future__ import annotations
 
-from tests.discovery.conftest import cmds, step
+from .helpers import cmds, step
 
 
 def test_named_script_in_prose_becomes_a_step_in_its_folder(run):

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 
 from artifactcopilot.discovery import discover
-from tests.discovery.conftest import MemoryView
+
+from .helpers import MemoryView
 
 
 def test_binary_readme_is_listed_with_a_note():
