@@ -1,0 +1,86 @@
+"""Where a documented command runs: `cd` targets resolved against the artifact, and the folder of the script a
+command names when the documented folder does not hold it.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .shell import split_env, split_runner, words
+from .view import FileIndex, join, norm
+
+CD = re.compile(r"^\s*(?:cd|pushd)\s+(\"[^\"]+\"|'[^']+'|\S+)\s*$")
+CD_AND = re.compile(r"^\s*cd\s+(\"[^\"]+\"|'[^']+'|\S+)\s*&&\s*(.+)$")
+CLONE = re.compile(r"^\s*git\s+clone\s+(?:-\S+\s+)*(\S+?)(?:\.git)?/?(?:\s+(\S+))?\s*$")
+
+
+def resolve_dir(index: FileIndex, cwd: str, target: str, doc_dir: str = ".",
+                clones: tuple[str, ...] = ()) -> tuple[str, str | None]:
+    """The folder `cd target` leads to from cwd, and a note when it is not an artifact folder."""
+    raw = target.strip().strip("'\"")
+    if raw in ("", "~", "-", "$HOME", "/"):
+        return cwd, None
+    stripped = raw.lstrip("/") if raw.startswith("/") else raw
+    candidates = [join(cwd, stripped), norm(stripped), join(doc_dir, stripped)]
+    for candidate in candidates:
+        if index.is_dir(candidate):
+            return candidate, None
+    if posixpath.basename(norm(raw)) in clones:
+        return ".", f"`cd {raw}` enters the freshly cloned artifact: taken as the artifact root"
+    documented = norm(raw) if raw.startswith(("/", "~")) else join(cwd, stripped)
+    return documented, f"`cd {raw}`: folder {documented!r} is not in the artifact"
+
+
+def clone_dir(line: str) -> str | None:
+    match = CLONE.match(line)
+    if not match:
+        return None
+    return match.group(2) or posixpath.basename(match.group(1).rstrip("/"))
+
+
+SCRIPT_RUNNERS = re.compile(r"^(python[\d.]*|bash|sh|zsh|Rscript|julia|perl|ruby|node|source|\.)$")
+
+
+def primary_file(inner: str) -> str | None:
+    """The file a command mainly reads: the script it runs or the requirements/environment file it installs."""
+    _, rest = split_env(inner)
+    _, rest = split_runner(rest)
+    parts = words(rest)
+    if not parts:
+        return None
+    first = parts[0]
+    if first.startswith(("./", "../")) or re.search(r"\.(py|sh|bash|R|jl|pl|rb)$", first) and "=" not in first:
+        return first
+    if SCRIPT_RUNNERS.match(first):
+        for part in parts[1:]:
+            if part == "-m" or part == "-c":
+                return None
+            if not part.startswith("-"):
+                return part
+        return None
+    for flag in ("-r", "--requirement", "-f", "--file", "--environment-file"):
+        if flag in parts[1:-1] and first in ("pip", "pip3", "conda", "mamba", "micromamba", "uv") or \
+                flag in parts[1:-1] and re.match(r"python[\d.]*$", first):
+            return parts[parts.index(flag, 1) + 1]
+    if first == "jupyter" and parts[1:2] in (["nbconvert"], ["execute"]):
+        return next((p for p in parts[2:] if p.endswith(".ipynb")), None)
+    return None
+
+
+def locate(index: FileIndex, cwd: str, inner: str) -> tuple[str, str | None]:
+    """cwd adjusted so that the command's primary file exists, and a note when it had to move."""
+    path = primary_file(inner)
+    if not path or "$" in path or "<" in path or path.startswith(("/", "~")):
+        return cwd, None
+    rel = path.removeprefix("./")
+    if index.is_file(join(cwd, rel)) or index.is_dir(join(cwd, rel)):
+        return cwd, None
+    if cwd != "." and index.is_file(norm(rel)):
+        return ".", f"{path} is not in {cwd}/ but at the artifact root: runs from the root"
+    hits = [h for h in index.named(posixpath.basename(rel)) if h.endswith(norm(rel))]
+    if len(hits) == 1:
+        found_dir = hits[0][: len(hits[0]) - len(norm(rel))].rstrip("/") or "."
+        return found_dir, f"{path} is not in {cwd}/; found at {hits[0]}: runs from {found_dir}/"
+    if hits:
+        return cwd, f"{path} is not in {cwd}/; several candidates ({', '.join(hits[:3])})"
+    return cwd, f"{path} is not in the artifact"

@@ -1,0 +1,215 @@
+"""Commands documented in prose: inline code spans and quoted commands a sentence introduces, bare command
+lines inside paragraphs and list items, scripts named in "run the `x.py` file" sentences, "run the scripts in
+folder F in numerical order", and archives a sentence says to unzip.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass
+
+from .mdparse import Block, Span
+from .shell import looks_like_command
+from .view import FileIndex, join, norm
+
+INTRO = re.compile(r"\b(run|running|execute|executing|use|using|invoke|invoking|type|typing|call|calling|launch|"
+                   r"try|enter|issue|with|via|command|commands|e\.g\.?|eg\.|example|instance|simply|do)\b[^`.;]{0,40}$",
+                   re.IGNORECASE)
+RUN_VERB = re.compile(r"\b(run|running|execute|executing|call|calling|invoke|invoking|launch|launching|start)\b", re.IGNORECASE)
+UNPACK_VERB = re.compile(r"\b(unzip|extract|unpack|decompress|uncompress|gunzip|untar|unarchive)\b", re.IGNORECASE)
+ARCHIVE = re.compile(r"(?<![\w\-./])[\w\-./]{1,255}\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar|zip|gz|xz|bz2|7z|rar|zst)\b", re.IGNORECASE)
+IN_DIR_RUN = re.compile(r"\bin\s+`?((?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)*/?)`?\s*(?:folder|directory|dir)?,?\s+"
+                        r"(?:run|execute|type)\b", re.IGNORECASE)
+FOLDER_SCRIPTS = re.compile(
+    r"\b(?:run|execute)\w*\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?P<lang>python|bash|shell|r|julia|jupyter)?\s*"
+    r"(?P<what>scripts|files|notebooks|programs)\b(?P<tail>[^.]*)", re.IGNORECASE)
+GO_TO = re.compile(r"\b(?:go|cd|change|navigate|proceed|switch|move)\s+(?:in)?to\s+(?:the\s+)?`?([\w./\-]+)`?", re.IGNORECASE)
+LANG_EXT = {"python": (".py",), "bash": (".sh",), "shell": (".sh",), "r": (".R", ".r"), "julia": (".jl",),
+            "jupyter": (".ipynb",), "notebooks": (".ipynb",)}
+RUNNER_ONLY = re.compile(r"^(uv|poetry|pipenv|conda|pixi|hatch|pdm)\s+run$")
+
+
+@dataclass
+class ProseCommand:
+    cmd: str
+    line: int
+    origin: str
+    """inline | prose."""
+    cwd: str | None = None
+    """Folder the sentence names for it ("In ./GitHub run ...") or the folder of the script it names."""
+    script: str | None = None
+    """Artifact path of the script or notebook the sentence names."""
+    weak: bool = False
+    """Derived from a script name only; dropped when the next code block runs the same script."""
+
+
+@dataclass
+class ProseContext:
+    index: FileIndex
+    doc_dir: str
+    python: str = "python3"
+    console_scripts: frozenset[str] = frozenset()
+
+
+def natural_key(path: str) -> list:
+    return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", posixpath.basename(path))]
+
+
+def script_command(path: str, python: str) -> str:
+    name = shlex.quote(posixpath.basename(path))
+    if path.endswith(".ipynb"):
+        stem = posixpath.basename(path)[:-6]
+        return f"jupyter nbconvert --to notebook --execute {name} --output {shlex.quote(stem + '.executed.ipynb')}"
+    runner = {".py": python, ".sh": "bash", ".bash": "bash", ".R": "Rscript", ".r": "Rscript", ".jl": "julia",
+              ".pl": "perl", ".rb": "ruby", ".js": "node"}.get(posixpath.splitext(path)[1], python)
+    return f"{runner} {name}"
+
+
+def find_file(ctx: ProseContext, name: str) -> str | None:
+    """An existing artifact file a doc names: relative to the doc's folder, the root, else a unique base name."""
+    name = name.strip().strip("`'\"").split("#")[0]
+    if not name or "://" in name:
+        return None
+    for candidate in (join(ctx.doc_dir, name), norm(name)):
+        if ctx.index.is_file(candidate):
+            return candidate
+    hits = ctx.index.named(posixpath.basename(norm(name)))
+    if len(hits) > 1:
+        local = [h for h in hits if h.startswith(ctx.doc_dir + "/")] if ctx.doc_dir != "." else []
+        hits = local or sorted(hits, key=lambda h: (h.count("/"), h))
+    return hits[0] if hits else None
+
+
+def find_dir(ctx: ProseContext, name: str) -> str | None:
+    name = name.strip().strip("`'\"").rstrip("/")
+    for candidate in (join(ctx.doc_dir, name), norm(name)):
+        if candidate != "." and ctx.index.is_dir(candidate):
+            return candidate
+    hits = ctx.index.dir_names.get(posixpath.basename(norm(name)), [])
+    return hits[0] if len(hits) == 1 else None
+
+
+def prose_commands(block: Block, ctx: ProseContext) -> list[ProseCommand]:
+    """Commands one paragraph documents, in text order."""
+    out = _span_commands(block, ctx) + _bare_lines(block, ctx)
+    taken = {c.cmd for c in out}
+    text = block.text
+    for sentence, start in _sentences(text):
+        line = block.line_of(start)
+        found = _folder_scripts(sentence, ctx, line) or _named_scripts(sentence, block, start, ctx, line)
+        found += _archives(sentence, ctx, line)
+        out += [c for c in found if c.cmd not in taken and not _inside_command(c, out)]
+    return sorted(out, key=lambda c: c.line)
+
+
+def _sentences(text: str) -> list[tuple[str, int]]:
+    out, start = [], 0
+    for match in re.finditer(r"(?<=[.!?])\s+(?=[A-Z(\[`*_\"'])|(?<=[.!?:])\s*\n|\n\s*\n|\n(?=\s*[-*\d])", text):
+        out.append((text[start:match.start()], start))
+        start = match.end()
+    out.append((text[start:], start))
+    return [(s, i) for s, i in out if s.strip()]
+
+
+def _span_commands(block: Block, ctx: ProseContext) -> list[ProseCommand]:
+    out = []
+    for span in block.spans:
+        if span.kind not in ("code", "quote"):
+            continue
+        cmd = span.text.strip()
+        if RUNNER_ONLY.match(cmd) or not looks_like_command(cmd, ctx.console_scripts):
+            continue
+        if len(cmd.split()) < 2 and cmd not in ("make", "pytest", "tox", "nox") and cmd not in ctx.console_scripts:
+            continue
+        before = block.text[max(0, span.start - 90):max(0, span.start - 1)]
+        before = re.split(r"(?<=[.!?])\s", before)[-1]
+        if not INTRO.search(before):
+            continue
+        cwd_match = IN_DIR_RUN.search(before)
+        cwd = find_dir(ctx, cwd_match.group(1)) or norm(cwd_match.group(1)) if cwd_match else None
+        out.append(ProseCommand(cmd, block.line_of(span.start), "inline", cwd=cwd))
+    return out
+
+
+def _bare_lines(block: Block, ctx: ProseContext) -> list[ProseCommand]:
+    out, offset = [], 0
+    for raw in block.text.split("\n"):
+        text = re.sub(r"^\s*((for )?example[s]?:?|e\.g\.,?|eg\.|\$)\s*", "", raw.strip(), flags=re.IGNORECASE)
+        if text and "`" not in text and looks_like_command(text, ctx.console_scripts, strict=True):
+            out.append(ProseCommand(text, block.line_of(offset), "prose"))
+        offset += len(raw) + 1
+    return out
+
+
+def _inside_command(found: ProseCommand, commands: list[ProseCommand]) -> bool:
+    name = posixpath.basename(found.script or "")
+    return bool(name) and any(name in c.cmd.split() or f"/{name}" in c.cmd for c in commands if c.script is None)
+
+
+def _named_scripts(sentence: str, block: Block, start: int, ctx: ProseContext, line: int) -> list[ProseCommand]:
+    if not RUN_VERB.search(sentence) or re.search(r"\bthe following\b", sentence, re.IGNORECASE):
+        return []
+    found: list[tuple[int, str]] = []
+    for span in block.spans:
+        if start <= span.start < start + len(sentence) and span.kind in ("code", "link", "quote"):
+            found.append((span.start - start, span.href if span.kind == "link" and span.href else span.text))
+    plain = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), sentence)
+    found += [(m.start(), m.group(0)) for m in re.finditer(r"(?<![\w\-./])[\w\-./]{1,255}\.(?:py|sh|ipynb|R|jl)\b", plain)]
+    if re.search(r"\.py\b|\bpython (files|scripts)\b", sentence, re.IGNORECASE):
+        found += [(m.start(), m.group(0) + ".py") for m in re.finditer(r"\b[a-z][\w\-]*_[\w\-]+\b(?!\.)", plain)]
+    names = [name for _, name in sorted(found)]
+    out = []
+    for name in dict.fromkeys(names):
+        if len(name.split()) > 1 or not re.search(r"\.(py|sh|ipynb|R|jl)$", name):
+            continue
+        path = find_file(ctx, name)
+        if path:
+            cmd = script_command(path, ctx.python)
+            out.append(ProseCommand(cmd, line, "prose", cwd=posixpath.dirname(path) or ".", script=path, weak=True))
+    return out
+
+
+def _folder_scripts(sentence: str, ctx: ProseContext, line: int) -> list[ProseCommand]:
+    match = FOLDER_SCRIPTS.search(sentence)
+    if not match or re.search(r"\b(the following|corresponding|each of the)\b", sentence, re.IGNORECASE):
+        return []
+    folder_match = re.search(r"^\s*(?:in|from|inside|within|under)\s+(?:the\s+)?`?([\w./\-]+)`?", match.group("tail"))
+    folder_match = folder_match or GO_TO.search(sentence[:match.start()])
+    folder = find_dir(ctx, folder_match.group(1)) if folder_match else None
+    if not folder:
+        return []
+    lang = (match.group("lang") or match.group("what")).lower()
+    exts = LANG_EXT.get(lang, (".py", ".sh"))
+    skip = re.compile(r"^(__init__|setup|conftest)\.py$|^_")
+    files = [f for f in ctx.index.files_in(folder) if f.endswith(exts) and not skip.match(posixpath.basename(f))]
+    return [ProseCommand(script_command(f, ctx.python), line, "prose", cwd=folder, script=f)
+            for f in sorted(files, key=natural_key)]
+
+
+def _archives(sentence: str, ctx: ProseContext, line: int) -> list[ProseCommand]:
+    if not UNPACK_VERB.search(sentence):
+        return []
+    out = []
+    for name in dict.fromkeys(m.group(0) for m in ARCHIVE.finditer(sentence)):
+        path = find_file(ctx, name)
+        if path:
+            out.append(ProseCommand(unpack_command(posixpath.basename(path)), line, "prose",
+                                    cwd=posixpath.dirname(path) or ".", script=path))
+    return out
+
+
+def unpack_command(name: str) -> str:
+    quoted = shlex.quote(name)
+    lower = name.lower()
+    for suffixes, cmd in (((".tar.gz", ".tgz"), "tar xzf"), ((".tar.xz", ".txz"), "tar xJf"),
+                          ((".tar.bz2", ".tbz2"), "tar xjf"), ((".tar",), "tar xf"), ((".zip",), "unzip -o"),
+                          ((".gz",), "gunzip -k"), ((".xz",), "xz -dk"), ((".bz2",), "bunzip2 -k"),
+                          ((".7z",), "7z x"), ((".rar",), "unrar x"), ((".zst",), "zstd -d")):
+        if lower.endswith(suffixes):
+            return f"{cmd} {quoted}"
+    return f"unzip {quoted}"
+
+
+def span_in(block: Block, start: int, end: int) -> list[Span]:
+    return [s for s in block.spans if start <= s.start < end]

@@ -1,0 +1,122 @@
+"""Build a `Step` from one documented command line and what surrounds it (section, prose, comments)."""
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from . import text as tx
+from .classify import HEAD_REUSE, classify, is_interactive
+from .cwd import locate
+from .model import Step
+from .placeholders import OUTPUT_FLAGS, detect
+from .shell import split_env, split_runner, words
+from .view import FileIndex, join
+
+REDUCE_KNOB = re.compile(r"(RUN|ROUND|TRIAL|ITER|EPOCH|SAMPLE|REPEAT|REP|SEED|STEP|SIZE|N_|NUM|COUNT|QUICK|FAST|SMALL)",
+                         re.IGNORECASE)
+
+
+OPTIONAL = re.compile(r"(^|[.:]\s+)(if you (want|wish|intend|need|prefer|would like|plan)|optionally|alternatively)\b|"
+                      r"\boptional\b", re.IGNORECASE)
+
+
+WORK_KINDS = ("workflow", "plot", "test", "data")
+
+
+@dataclass
+class Context:
+    """What a step is built from besides its own text."""
+
+    source: str
+    section: str
+    heading: str
+    """The nearest heading that says what the section is about (used to refine the kind)."""
+    cwd: str
+    index: FileIndex
+    block: int
+    origin: str = "fence"
+    env: dict[str, str] = field(default_factory=dict)
+    known_vars: set[str] = field(default_factory=set)
+    described: set[str] = field(default_factory=set)
+    before: str = ""
+    """Prose and comments right before the command."""
+    after: str = ""
+    """Prose right after the block."""
+    titles: list[str] = field(default_factory=list)
+    """Heading titles from the nearest outwards."""
+    knobs: set[str] = field(default_factory=set)
+    """Environment variables the docs describe as reducing the work (number of runs, rounds, ...)."""
+    single: bool = True
+    """The block has a single workflow command (stated durations then belong to it)."""
+
+
+def build_step(cmd: str, ctx: Context) -> Step:
+    inline_env, rest = split_env(cmd)
+    runner, inner = split_runner(rest)
+    if runner is None and inline_env:
+        runner, inner = split_runner(inner)
+    env = {**ctx.env, **inline_env}
+    kind = classify(inner, ctx.heading)
+    cwd, note = locate(ctx.index, ctx.cwd, inner)
+    if kind in ("install", "download") and note and "not in the artifact" in note:
+        note = None
+    step = Step(cmd=cmd, inner=inner, runner=runner, kind=kind, source=ctx.source, section=ctx.section, cwd=cwd,
+                env=env, block=ctx.block, origin=ctx.origin)
+    if note:
+        step.notes.append(note)
+    first = words(inner)[:1]
+    if runner is None and first and "/" not in first[0] and first[0].endswith((".sh", ".py")) and ctx.index.is_file(join(cwd, first[0])):
+        step.notes.append(f"{first[0]} is written without ./ or an interpreter: run it as ./{first[0]} or "
+                          f"{'bash' if first[0].endswith('.sh') else 'python3'} {first[0]}")
+    step.notebook = _notebook(inner, cwd, ctx.index)
+    step.interactive = is_interactive(inner)
+    step.reuse = any(HEAD_REUSE.search(t) for t in ctx.titles[:2])
+    step.optional = bool(OPTIONAL.search(" ".join(tx.sentences(ctx.before)[-2:]))) or any(
+        re.search(r"\boptional\b", t, re.IGNORECASE) for t in ctx.titles[:2])
+    near = f"{ctx.before}\n{ctx.after}"
+    if kind in WORK_KINDS:
+        step.mentions = tx.merge(tx.refs(" ".join(ctx.titles[:2])), tx.refs(near), tx.refs(inner))
+    step.quick = tx.is_quick(ctx.titles[0] if ctx.titles else "") or tx.is_quick(ctx.before) or tx.is_quick(inner) \
+        or _knob_reduced(inline_env, ctx.knobs)
+    if kind in WORK_KINDS:
+        hint = tx.duration_s(ctx.before) or tx.duration_s(ctx.after)
+        step.duration_hint_s = hint
+        step.long = bool(hint and hint >= 3600) or tx.is_long(ctx.before)
+    step.placeholders = detect(inner, kind, cwd, ctx.index, ctx.known_vars | set(env), ctx.described)
+    if kind in WORK_KINDS:
+        step.notes += _missing_inputs(inner, cwd, ctx.index, {p.index for p in step.placeholders})
+    return step
+
+
+def _missing_inputs(inner: str, cwd: str, index: FileIndex, placeholders: set[int]) -> list[str]:
+    """Input files a command names in an artifact folder that the artifact does not hold."""
+    parts = words(inner)
+    notes = []
+    for i, word in enumerate(parts[1:], 1):
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if i in placeholders or parts[i - 1] in OUTPUT_FLAGS or "/" not in value or "$" in value or "*" in value \
+                or "://" in value or not re.search(r"\.[A-Za-z][\w]{0,5}$", value) or value.startswith(("/", "~")):
+            continue
+        path = join(cwd, value)
+        if not index.exists(path) and index.is_dir(posixpath.dirname(path) or "."):
+            notes.append(f"{value} is not in the artifact")
+    return notes
+
+
+def _knob_reduced(env: dict[str, str], knobs: set[str]) -> bool:
+    for name, value in env.items():
+        if (name in knobs or REDUCE_KNOB.search(name)) and re.fullmatch(r"\d+", value) and int(value) <= 10:
+            return True
+        if re.search(r"QUICK|FAST|SMALL|DEMO|SMOKE", name) and value.lower() in ("1", "true", "yes"):
+            return True
+    return False
+
+
+def _notebook(inner: str, cwd: str, index: FileIndex) -> str | None:
+    if not re.match(r"^(jupyter|papermill|ipython|python[\d.]*\s+-m\s+(jupyter|nbconvert|papermill))\b", inner):
+        return None
+    for word in words(inner):
+        if word.endswith(".ipynb"):
+            return join(cwd, word)
+    return None
