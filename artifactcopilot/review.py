@@ -185,11 +185,7 @@ def _fresh_input(req: ReviewRequest) -> dict:
 
 def _prepare_resume(graph, config: dict, store: EvidenceStore, tools: Tools, scratch: Path):
     """Check the run directory, drop the unfinished phase's evidence, and say where to continue."""
-    problems = store.verify_run()
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise RunDirChanged(f"cannot resume: {problems[0]}{more}",
-                            "the run directory was edited by hand; start a new review in another --out")
+    store.check_run()  # RunDirTampered (exit 2) when a file was changed, added or cannot be read
     reap(scratch)  # processes a killed review left behind
     shutil.rmtree(scratch, ignore_errors=True)
     state = graph.get_state(config)
@@ -224,10 +220,6 @@ class ReviewInterrupted(CopilotError):
         super().__init__(f"review interrupted ({signal_name}); committed phases: {committed}; incomplete report in {store.root}",
                          f"resume with: copilot review {req.paper} {req.artifact} --out {store.root} --resume")
         self.exit_code = 130 if signal_name == "SIGINT" else 143
-
-
-class RunDirChanged(CopilotError):
-    exit_code = 2
 
 
 def _raise_on_sigterm():
