@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
 from .checker import PacketChecker
-from .evidence import EvidenceStore, atomic_write
+from .evidence import EvidenceStore
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket
 from .rubric import Rubric
@@ -103,7 +103,7 @@ def make_phase_node(phase: str, rt: Runtime):
             gate_checks = rt.rubric.registry.gate_checks if phase == rt.rubric.registry.gate_phase else ()
             packet, error = _error_packet(phase, exc, rt.store, attempt, gate_checks), True
         # Working memory: every attempt is kept for audit but never cited by the report.
-        atomic_write(rt.store.working(phase) / f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
+        rt.store.write_working(phase, f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
         attempts[phase] = attempt
         return {"pending": packet.model_dump(mode="json"), "pending_error": error, "already_committed": False,
                 "attempts": attempts}
@@ -120,8 +120,8 @@ def make_check_node(phase: str, rt: Runtime):
         if not state.get("pending_error") and not state.get("already_committed"):
             result = rt.checker.check(packet, skill)
             if not result.accepted:
-                atomic_write(rt.store.working(phase) / f"rejected-{attempt}.json",
-                             PhasePacket.model_dump_json(packet, indent=2) + "\n" + "\n".join(result.reasons))
+                rt.store.write_working(phase, f"rejected-{attempt}.json",
+                                       PhasePacket.model_dump_json(packet, indent=2) + "\n" + "\n".join(result.reasons))
                 if attempt < rt.max_attempts:
                     rt.progress(phase, "rejected", "; ".join(result.reasons))
                     return {"verdict": "retry", "feedback": result.reasons, "pending": None}

@@ -5,7 +5,6 @@ import json
 import shutil
 from pathlib import Path
 
-from .errors import CopilotError
 from .evidence import EvidenceStore
 from .models import PhasePacket
 from .sandbox.reaper import reap
@@ -14,10 +13,6 @@ from .tools import ReviewContext
 
 ALREADY_COMPLETE = object()
 """prepare_resume's answer when the review had already finished: nothing to run."""
-
-
-class RunDirChanged(CopilotError):
-    exit_code = 2
 
 
 SCRATCH_NOTE = "scratch.txt"
@@ -49,11 +44,7 @@ def fresh_input(paper: Path | str, artifact: str) -> dict:
 
 def prepare_resume(graph, config: dict, store: EvidenceStore, ctx: ReviewContext):
     """Check the run directory, drop the unfinished phase's evidence, and return the graph input to continue with."""
-    problems = store.verify_run()
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise RunDirChanged(f"cannot resume: {problems[0]}{more}",
-                            "the run directory was edited by hand; start a new review in another --out")
+    store.check_run()  # RunDirTampered (exit 2) when a file was changed, added or cannot be read
     state = graph.get_state(config)
     if state.values and not state.next and (store.root / "report.json").exists():
         return ALREADY_COMPLETE

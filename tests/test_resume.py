@@ -158,13 +158,53 @@ def test_signal_stops_cleanly_with_incomplete_report(artifact, tmp_path, baselin
     resume_and_compare(artifact, out, baseline, committed_evidence(out))
 
 
-def test_resume_refuses_a_hand_edited_run(artifact, tmp_path):
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def crashed(artifact, tmp_path_factory) -> Path:
+    """A review killed right after D3 committed: gate, D1, D2, D3 committed."""
+    out = tmp_path_factory.mktemp("crashed") / "run"
     assert finish(start(artifact, out, crash_at="commit:D3"))[0] == -signal.SIGKILL
-    packet = out / "packets" / "D1.json"
-    packet.write_text(packet.read_text().replace('"score": "', '"score": "W', 1).replace('"WWA"', '"A"'))
+    return out
+
+
+def _append(path: Path, text: str) -> None:
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _first_evidence(out: Path, phase: str) -> Path:
+    return out / next(e.path for e in EvidenceStore(out).all() if e.phase == phase)
+
+
+TAMPER = {
+    "changed packet": (lambda out: (out / "packets" / "D1.json").write_text(
+        (out / "packets" / "D1.json").read_text().replace('"summary": "', '"summary": "Excellent. ', 1)),
+        "packets/D1.json was changed after it was committed"),
+    "changed evidence": (lambda out: _append(_first_evidence(out, "D1"), " "),
+                         "was changed after it was recorded (hash mismatch)"),
+    "added packet": (lambda out: (out / "packets" / "D4.json").write_text(json.dumps(
+        {"phase": "D4", "score": "A", "summary": "all claims reproduced"})),
+        "packets/D4.json is not a committed packet"),
+    "added evidence": (lambda out: (out / "evidence" / "D4-099-command-run.log").write_text("accuracy 0.99\n"),
+                       "evidence/D4-099-command-run.log is not a recorded evidence file"),
+    "junk packet": (lambda out: (out / "packets" / "D5.json").write_bytes(b"\x89PNG\r\n junk"),
+                    "packets/D5.json is not a committed packet"),
+    "torn index line": (lambda out: _append(out / "evidence" / "index.jsonl", '{"id": "D4-0'),
+                        "evidence/index.jsonl line"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAMPER))
+def test_resume_refuses_a_tampered_run_directory(artifact, crashed, tmp_path, case):
+    out = tmp_path / "run"
+    shutil.copytree(crashed, out, symlinks=True)
+    tamper, problem = TAMPER[case]
+    tamper(out)
     code, _, err = finish(start(artifact, out, "--resume"))
-    assert code == 2 and "packets/D1.json" in err and "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("error: cannot use run directory: ") and problem in lines[0], lines[0]
+    assert lines[0].endswith("start a new review in another --out")
+    assert not (out / "report.json").exists() and "D4" not in EvidenceStore(out).committed_phases()
 
 
 def test_resume_refuses_other_inputs(artifact, tmp_path):

@@ -2,6 +2,7 @@
 
 Written to `<run>/transcripts/<phase>-<attempt>.jsonl` so a chair can audit a decision. A
 transcript is a trace, never evidence: packets cannot cite it and the rule engine never reads it.
+Every line passes the secret redactor before it is written.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+
+from ..redact import Redactor, default_redactor
 
 
 def message_record(message: BaseMessage) -> dict[str, Any]:
@@ -25,16 +28,18 @@ def message_record(message: BaseMessage) -> dict[str, Any]:
 
 
 class Transcript:
-    def __init__(self, run_dir: Path, name: str):
+    def __init__(self, run_dir: Path, name: str, redactor: Redactor | None = None):
         self.path = Path(run_dir) / "transcripts" / f"{name}.jsonl"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.redactor = redactor
         n = 2
         while self.path.exists():  # a resumed review keeps the earlier transcript beside the new one
             self.path = self.path.with_name(f"{name}.{n}.jsonl")
             n += 1
 
     def write(self, event: str, **data: Any) -> None:
-        line = {"t": round(time.time(), 3), "event": event, **data}
+        # strings are redacted before serialising: JSON escapes would hide a secret from a text pass
+        line = (self.redactor or default_redactor()).redact_obj({"t": round(time.time(), 3), "event": event, **data})
         with open(self.path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line, default=str, ensure_ascii=False) + "\n")
 

@@ -10,6 +10,7 @@ from .. import __version__
 from ..evidence import EvidenceStore, atomic_write
 from ..faults import crash_point
 from ..models import Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score
+from ..redact import default_redactor
 from ..rubric import Rubric
 from ..rules import confidence, derive_badges, facts_from_packets, level_max, run_crosschecks
 from ..schemas import schema_for
@@ -88,8 +89,9 @@ def _next_badge(trace, badges: dict[str, bool], rubric: Rubric) -> list[str]:
 
 
 def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Path]:
-    """Validate report.json against its schema, then write all three renderings atomically."""
-    data = report.model_dump(mode="json")
+    """Validate report.json against its schema, then write all three renderings atomically (secrets redacted)."""
+    redactor = default_redactor()
+    data = redactor.redact_obj(report.model_dump(mode="json"))
     jsonschema.Draft202012Validator(schema_for("report")).validate(data)
     paths = {"json": run_dir / "report.json", "md": run_dir / "report.md", "html": run_dir / "report.html"}
     markdown = render_markdown(report, rubric)
@@ -98,8 +100,8 @@ def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Pa
                      "[transcripts/](transcripts/) — a trace for audit, not evidence.\n")
     atomic_write(paths["json"], json.dumps(data, indent=2) + "\n")
     crash_point("report:write")  # between two report files: a resume must rewrite all three
-    atomic_write(paths["md"], markdown)
-    atomic_write(paths["html"], render_html(report, rubric, markdown))
+    atomic_write(paths["md"], redactor.redact(markdown))
+    atomic_write(paths["html"], redactor.redact(render_html(report, rubric, markdown)))
     return paths
 
 

@@ -51,8 +51,7 @@ def _replay_setup(ctx: ReviewContext, phase: str) -> None:
         else:
             res = session.run(step["script"], timeout=ctx.options.timeout_s, env=step.get("env"), network=step.get("network", False))
             line = step["script"]
-        with open(ctx.store.working("D2") / "replay.log", "a", encoding="utf-8") as fh:
-            fh.write(f"$ {line}\n# exit {res.record.exit_code}\n")
+        ctx.store.write_working("D2", "replay.log", f"$ {line}\n# exit {res.record.exit_code}\n", append=True)
 
 
 def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> None:
