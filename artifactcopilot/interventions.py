@@ -38,12 +38,24 @@ class Classification:
 class Classifier:
     rules: tuple[dict, ...]
     non_core: tuple[str, ...]
+    code: tuple[str, ...] = ()
+    """Patterns of the artifact's code files (an undocumented change to one is a core edit)."""
+
+    @staticmethod
+    def _matches(target: str, patterns: tuple[str, ...]) -> bool:
+        name = Path(target).name
+        return any(fnmatch.fnmatch(target, p) or fnmatch.fnmatch(name, p) for p in patterns)
+
+    def edit_of(self, path: str) -> str | None:
+        """What changing a pre-existing file is: 'core' (code), 'non_core' (configuration, docs), None (data/output)."""
+        if self._matches(path, self.non_core):
+            return "non_core"
+        return "core" if self._matches(path, self.code) else None
 
     def target_class(self, target: str | None) -> str | None:
         if target is None:
             return None
-        name = Path(target).name
-        return "non_core" if any(fnmatch.fnmatch(target, p) or fnmatch.fnmatch(name, p) for p in self.non_core) else "core"
+        return "non_core" if self._matches(target, self.non_core) else "core"
 
     def classify(self, action: Action) -> Classification:
         if action.kind not in ACTION_KINDS:
@@ -75,7 +87,7 @@ def load_classifier(path: Path | None = None) -> Classifier:
         for key in rule["match"]:
             if key not in ("kind", "documented", "command", "target_class"):
                 raise RubricError(f"interventions.yaml rule {rule['id']}: unknown field '{key}'")
-    return Classifier(tuple(doc["rules"]), tuple(doc.get("non_core_patterns", [])))
+    return Classifier(tuple(doc["rules"]), tuple(doc.get("non_core_patterns", [])), tuple(doc.get("code_patterns", [])))
 
 
 @lru_cache(maxsize=1)

@@ -96,7 +96,25 @@ class Running:
         started = time.monotonic()
         result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=env, network=network)
         self.ctx.command_seconds += time.monotonic() - started
-        return CommandResult(result.record, self._persist(kind, script, result), intervention)
+        ev = self._persist(kind, script, result)
+        if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
+            intervention = self._effects(result.record, script, ev.id) or intervention
+        return CommandResult(result.record, ev, intervention)
+
+    def _effects(self, record: CommandRecord, script: str, ev_id: str) -> Intervention | None:
+        """What an undocumented command did to the artifact's own files classifies it, whatever it was declared as:
+        a changed or deleted code file is an edit of core code (I4), a changed configuration file I3."""
+        worst = None
+        for path in record.files_modified + record.files_deleted:
+            target = self.ctx.classifier.edit_of(path)
+            if target is None:
+                continue
+            verb = "deleted" if path in record.files_deleted else "modified"
+            entry = log_intervention(self.ctx, self.phase, Action("edit", f"{script.strip()[:200]} ({verb} {path})", target=path),
+                                     f"the command {verb} the artifact's {'code' if target == 'core' else 'configuration'} "
+                                     f"file {path}", [ev_id])
+            worst = entry if worst is None or entry.level > worst.level else worst
+        return worst
 
     def run_setup(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
                   network: bool = True) -> CommandResult:
