@@ -6,6 +6,7 @@
     # files created: ...
     # files modified: ...
     # files deleted: ...
+    # invocation: documented|fix|undocumented|probe   (how the review came to run it)
     # note: ...                      (optional, e.g. "rerun in a fresh copy without results/t.csv")
     ----- stdout -----
     ...
@@ -38,6 +39,9 @@ class CommandLog:
     created: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    invocation: str = ""
+    """documented (as the docs give it), fix (a logged mechanical fix of a documented command), undocumented,
+    probe; empty for logs that do not say."""
     note: str = ""
     stdout: str = ""
     stderr: str = ""
@@ -51,7 +55,8 @@ def _listing(paths: list[str]) -> str:
     return ", ".join(paths[:50]) or "none"
 
 
-def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: bytes | str, note: str = "") -> str:
+def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: bytes | str, note: str = "",
+               invocation: str = "") -> str:
     out = stdout.decode("utf-8", "replace") if isinstance(stdout, bytes) else stdout
     err = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
     lines = [f"$ {script}",
@@ -60,6 +65,8 @@ def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: 
              f"# files created: {_listing(record.files_created)}",
              f"# files modified: {_listing(record.files_modified)}",
              f"# files deleted: {_listing(record.files_deleted)}"]
+    if invocation:
+        lines.append(f"# invocation: {invocation}")
     if note:
         lines.append(f"# note: {note}")
     return "\n".join(lines) + f"\n{STDOUT}\n{out}\n{STDERR}\n{err}\n"
@@ -87,4 +94,6 @@ def parse_log(text: str) -> CommandLog:
             setattr(log, key.split()[1], [] if value == "none" else value.split(", "))
         elif key == "note":
             log.note = value
+        elif key == "invocation":
+            log.invocation = value
     return log

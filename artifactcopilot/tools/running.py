@@ -63,6 +63,18 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
         ctx.flags.add(Flag(severity="info", code="network-enabled", message=f"{backend}: network enabled for `{shown}`", phase=phase))
 
 
+FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait")
+
+
+def invocation_of(action: Action, kind: str) -> str:
+    """How the review came to run a command, as its log records it (the verifier grounds claims on it)."""
+    if kind == "probe":
+        return "probe"
+    if action.documented:
+        return "documented"
+    return "fix" if action.kind in FIX_KINDS else "undocumented"
+
+
 class Running:
     def __init__(self, ctx: ReviewContext, phase: str):
         self.ctx, self.phase = ctx, phase
@@ -73,14 +85,14 @@ class Running:
         return session
 
     def _persist(self, kind: str, script: str, result: RunResult, note: str = "", with_record: bool = True,
-                 name: str | None = None, outcome: str | None = None) -> Evidence:
+                 name: str | None = None, outcome: str | None = None, invocation: str = "") -> Evidence:
         rec = result.record
         status = outcome or ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
         summary = f"{script.splitlines()[-1][:120] if script.strip() else script} -> {status}"
         if note:
             summary = f"{note} -> {status}"
         ev = self.ctx.store.add(self.phase, kind, name or command_name(script),
-                                format_log(script, rec, result.stdout_full, result.stderr_full, note), summary)
+                                format_log(script, rec, result.stdout_full, result.stderr_full, note, invocation), summary)
         if with_record:
             self.ctx.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"), f"record of {ev.id}")
         raise_run_flags(self.ctx, rec, self.phase)
@@ -96,7 +108,7 @@ class Running:
         started = time.monotonic()
         result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=env, network=network)
         self.ctx.command_seconds += time.monotonic() - started
-        ev = self._persist(kind, script, result)
+        ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             intervention = self._effects(result.record, script, ev.id) or intervention
         return CommandResult(result.record, ev, intervention)
