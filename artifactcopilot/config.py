@@ -10,3 +10,6 @@ MAX_COST_USD = 1.0
 MAX_ATTEMPTS = 3
 """Packet submissions per phase before the checker commits a downgraded packet."""
 AGENTS = ("auto", "llm", "heuristic")
+REVIEW_BUDGET_S = 840.0
+"""Time the offline reviewer gives the artifact's own commands in one review (`--max-minutes`), shared out
+per phase; a phase that uses its share up commits what it has."""

@@ -163,15 +163,22 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
         raise ReviewInterrupted(name, store, req) from None
     finally:
         restore_sigterm()
-        ctx.close()
-        close = getattr(sandbox, "close", None)
-        if close is not None:
-            close()
-        if scratch is not None:
-            reap(scratch)  # artifact processes that escaped their process group
-            shutil.rmtree(scratch, ignore_errors=True)
+        _cleanup(ctx, sandbox, scratch, store)
         conn.close()
     return Report.model_validate(final["report"]), paths
+
+
+def _cleanup(ctx: ReviewContext, sandbox, scratch: Path | None, store: EvidenceStore) -> None:
+    """Close sessions and the sandbox and remove the scratch copies; a failure here never loses the review."""
+    for step in (ctx.close, getattr(sandbox, "close", None)):
+        try:
+            if step is not None:
+                step()
+        except Exception as exc:  # noqa: BLE001 - the report is written; leftovers are swept by `copilot doctor --clean`
+            store.log(f"cleanup: {type(exc).__name__}: {exc}")
+    if scratch is not None:
+        reap(scratch)  # artifact processes that escaped their process group
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 class Interrupted(BaseException):

@@ -25,6 +25,9 @@ VENV = f"{ENV_ROOT}/venv"
 SECRET_PATTERN = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)", re.I)
 SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
+"""The host's CA bundle (TLS for package managers needs it where the network presents its own certificate)."""
+SANDBOX_CA = f"{ENV_ROOT}/ca-certificates.crt"
+"""Where container backends mount the host's CA bundle (not over Debian's own, which apt must be able to update)."""
 PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 
 
@@ -117,6 +120,12 @@ class Session(Protocol):
 
 class Sandbox(Protocol):
     name: str
+    capabilities: frozenset[str]
+    """What its sessions can do beyond running commands: 'build_image', 'apt', 'suites'."""
+
+    def interpreters(self) -> dict[str, str]:
+        """Python versions it can offer an artifact: version -> command (local) or Debian suite (containers)."""
+        ...
 
     def start(self, workdir: Path) -> Session:
         """The review's long-lived session over a scratch copy of `workdir`."""
@@ -141,7 +150,7 @@ class Snapshot:
     def take(cls, root: Path, limit: int = 20000) -> Snapshot:
         files: dict[str, tuple[int, float]] = {}
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if d not in (".git", "__pycache__", ".sandbox-home")]
+            dirnames[:] = [d for d in dirnames if d not in (".git", "__pycache__", ".sandbox-home", ".copilot")]
             for name in filenames:
                 path = Path(dirpath) / name
                 try:
@@ -162,7 +171,7 @@ class Snapshot:
 
 
 def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home", network: bool = False,
-              venv: bool = False) -> dict[str, str]:
+              venv: bool = False, ca_path: str = CA_BUNDLE) -> dict[str, str]:
     """The environment of an artifact command, from an allow-list: nothing of the reviewer's shell, no secret.
 
     With network (an install or download step) the host's proxy settings and CA bundle come along,
@@ -177,7 +186,7 @@ def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home
     if network:
         env.update({k: v for k in PROXY_VARS if (v := os.environ.get(k))})
         if Path(CA_BUNDLE).is_file():
-            env.update({"PIP_CERT": CA_BUNDLE, "SSL_CERT_FILE": CA_BUNDLE, "REQUESTS_CA_BUNDLE": CA_BUNDLE})
+            env.update({"PIP_CERT": ca_path, "SSL_CERT_FILE": ca_path, "REQUESTS_CA_BUNDLE": ca_path})
         for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST"):
             if os.environ.get(name, "").startswith(("http://", "https://")) or name == "PIP_TRUSTED_HOST" and os.environ.get(name):
                 env[name] = os.environ[name]

@@ -19,11 +19,13 @@ import weakref
 from pathlib import Path
 
 from ..models import CommandRecord
-from .base import CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
+from .base import CA_BUNDLE, ENV_ROOT, SANDBOX_CA, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .image import DEFAULT_IMAGE, connect, labels, orphans
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 MOUNT = "/artifact"
+ENGINE_TIMEOUT_S = 300.0
+"""How long one Docker API call may take before it counts as failed (a busy engine is slow, not gone)."""
 # Kill every process but init (1), the keeper and this shell; repeat until none is left (forks race).
 REAP = r"""
 reap() {
@@ -108,7 +110,7 @@ class DockerSession:
         """The artifact copy, read-write; the host's CA bundle, read-only, so install steps can verify TLS."""
         volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}}
         if Path(CA_BUNDLE).is_file():
-            volumes[CA_BUNDLE] = {"bind": CA_BUNDLE, "mode": "ro"}
+            volumes[CA_BUNDLE] = {"bind": SANDBOX_CA, "mode": "ro"}
         return volumes
 
     def _bridge(self):
@@ -134,6 +136,8 @@ class DockerSession:
                     break
             except (APIError, NotFound):
                 continue
+            except Exception:  # noqa: BLE001 - a slow engine: the labelled container is swept by `copilot doctor --clean`
+                break
         self.container = None
 
     def close(self) -> None:
@@ -193,7 +197,7 @@ class DockerSession:
             self._set_network(True)
         start = time.monotonic()
         try:
-            env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
+            env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked, ca_path=SANDBOX_CA)
             env_vars["TMPDIR"] = "/tmp"
             exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
                                                   environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
@@ -350,13 +354,14 @@ class DockerSandbox:
     """Runs commands in containers of a local Docker Engine (base image or the artifact's own)."""
 
     name = "docker"
+    capabilities = frozenset({"build_image", "apt"})
     isolation_note = "docker sandbox: container with memory, CPU and pids limits, no network unless a setup step needs it"
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None, image: str | None = None,
                  client=None, review: str = ""):
         self.scratch_root = Path(scratch_root)
         self.limits = limits or Limits()
-        self.client = client or connect()
+        self.client = client or connect(timeout=ENGINE_TIMEOUT_S)
         self.base_image = self.image = image or DEFAULT_IMAGE
         self.review = review or uuid.uuid4().hex[:12]
         self.dropped_links: list[str] = []
@@ -397,6 +402,10 @@ class DockerSandbox:
         session = DockerSession(self, self._copy(workdir), role="judge")
         self._sessions.add(session)
         return session
+
+    def interpreters(self) -> dict[str, str]:
+        """The base image's Debian suite (bookworm: Python 3.11)."""
+        return {"3.11": "bookworm"}
 
     def enforcement(self) -> Enforcement:
         return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from .base import Enforcement, Limits, RunResult, Snapshot, clean_env
+from .interpreters import host_pythons
 from .runner import HIDDEN, Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 
@@ -212,6 +213,7 @@ class LocalSandbox:
     """Runs commands on this machine in a scratch copy of the artifact."""
 
     name = "local"
+    capabilities: frozenset[str] = frozenset()
     isolation_note = "local sandbox: same kernel and user as the reviewer, rlimits and a scratch copy only"
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None):
@@ -228,6 +230,9 @@ class LocalSandbox:
         return LocalSession(dest.resolve(), self.limits, self.netns, self.mountns)
 
     fresh = start
+
+    def interpreters(self) -> dict[str, str]:
+        return host_pythons()
 
     def enforcement(self) -> Enforcement:
         return Enforcement(backend=self.name, pid_namespace=False, network_isolated=self.netns, read_only_host=self.mountns,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from ..acquire.download import Acquisition, acquire
 from ..acquire.paper import Paper
-from ..config import MAX_ATTEMPTS, TIMEOUT_S
+from ..config import MAX_ATTEMPTS, REVIEW_BUDGET_S, TIMEOUT_S
 from ..evidence import EvidenceStore
 from ..flaglog import FlagLog
 from ..interventions import Classifier, default_classifier
-from ..sandbox.base import Sandbox, Session
+from ..sandbox.base import SAFE_PATH, VENV, Sandbox, Session
 
 
 @dataclass
@@ -25,6 +25,8 @@ class ReviewOptions:
     """Packet submissions per phase before the checker commits a downgraded packet."""
     stability_rerun_max_s: float = 120.0
     """Rerun a workflow to check stability only when its first run took less than this."""
+    budget_s: float = REVIEW_BUDGET_S
+    """Time for the artifact's commands in the whole review, shared out per phase."""
 
 
 @dataclass
@@ -45,6 +47,16 @@ class ReviewContext:
     """Time spent inside artifact commands (the review's own overhead is the rest)."""
     documented_workflow: set[str] = field(default_factory=set)
     """Documented workflow commands: D2's setup tool refuses to run them."""
+    venv_ready: bool = False
+    """The review's virtual environment exists: artifact commands run with it first on PATH."""
+
+    def run_env(self, env: dict[str, str] | None = None) -> dict[str, str]:
+        """The environment of an artifact command: the review's venv activated once it exists, then `env`."""
+        base = {"VIRTUAL_ENV": VENV, "PATH": f"{VENV}/bin:{SAFE_PATH}"} if self.venv_ready else {"PATH": SAFE_PATH}
+        merged = {**base, **(env or {})}
+        if "$PATH" in merged["PATH"]:  # a step's PATH that extends the sandbox's own
+            merged["PATH"] = merged["PATH"].replace("$PATH", base["PATH"])
+        return merged
 
     @property
     def root(self) -> Path | None:

@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ..acquire.download import Acquisition
+from ..discovery import Discovery, discover
+from ..provision import EnvPlan, InstallStep, plan_environment
 from ..acquire.entry import locate_entry
 from ..acquire.paper import distinctive_terms
 from ..models import Evidence, EvidenceLevel
@@ -87,6 +89,49 @@ class Reading:
 
     def paper_tables(self) -> list[Table]:
         return list(self.ctx.paper.tables)
+
+    def discover_docs(self) -> tuple[Discovery, Evidence]:
+        """Every document a reviewer would open, the commands they give (fences, inline code, prose, Makefile
+        targets, driver scripts, notebooks) classified and in documentation order; logged."""
+        found = discover(_ArtifactView(self), self.ctx.paper.text)
+        kinds = {k: len(found.steps_of(k)) for k in ("install", "data", "download", "workflow", "test", "plot")}
+        summary = (f"{len(found.docs)} documents, {len(found.steps)} commands ("
+                   + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + f"), {len(found.notebooks)} notebooks")
+        return found, self.ctx.store.add_json(self.phase, "docs", "docs-discovery", found.to_dict(), summary, EvidenceLevel.E1)
+
+    def plan_environment(self, found: Discovery, packages: list[str] = ()) -> tuple[EnvPlan, Evidence]:
+        """What a careful reviewer would run to set up the environment the docs describe; logged, nothing run."""
+        documented = [InstallStep(cmd=s.cmd, inner=s.inner, runner=s.runner, cwd=s.cwd, source=s.source, env=s.env)
+                      for s in found.steps if s.kind == "install"]
+        entries = [t for s in found.steps if s.kind in ("workflow", "plot") for t in _entry_files(s.inner, s.cwd)]
+        plan = plan_environment(self.list_files(), lambda rel: self.read_file(rel, 2_000_000), documented,
+                                self.ctx.sandbox.interpreters(), container="apt" in self.ctx.sandbox.capabilities,
+                                workflow_entries=entries, doc_python=found.python_versions, doc_tools=found.system_tools,
+                                doc_packages=list(packages))
+        chosen = plan.python.chosen if plan.python else "none"
+        summary = f"python {chosen}; {len(plan.steps)} provisioning steps; {len(plan.notes)} notes"
+        return plan, self.ctx.store.add_json(self.phase, "environment", "environment-plan", plan.to_dict(), summary,
+                                             EvidenceLevel.E1)
+
+
+class _ArtifactView:
+    """The artifact as discovery reads it."""
+
+    def __init__(self, reading: Reading):
+        self.files, self._reading = reading.list_files(), reading
+
+    def read(self, rel: str, max_bytes: int = 2_000_000) -> str | None:
+        return self._reading.read_file(rel, max_bytes)
+
+
+def _entry_files(cmd: str, cwd: str) -> list[str]:
+    """Artifact files a command runs (`python x.py`, `./run.sh`, `Rscript a.R`), relative to the root."""
+    out = []
+    for token in cmd.split():
+        if re.search(r"\.(py|sh|R|r|jl|ipynb|pl|rb|js)$", token) and not token.startswith(("-", "$", "/")):
+            path = token.removeprefix("./")
+            out.append(path if cwd in ("", ".") else f"{cwd.rstrip('/')}/{path}")
+    return out
 
     def detect_environment(self) -> tuple[list[str], dict[str, str], Evidence]:
         """The declared environment: dependency, container and setup files with their first lines; logged."""

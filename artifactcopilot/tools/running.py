@@ -7,13 +7,14 @@ record as JSON; limits it hit and network it used become report flags.
 from __future__ import annotations
 
 import re
+import shlex
 import time
 from dataclasses import dataclass
 
 from ..errors import ToolScopeError
 from ..interventions import Action
 from ..models import CommandRecord, Evidence, Flag, Intervention
-from ..sandbox.base import RunResult, Session
+from ..sandbox.base import VENV, RunResult, Session
 from ..sandbox.commandlog import format_log
 from .context import ReviewContext
 from .recording import log_intervention
@@ -40,16 +41,21 @@ def ensure_session(ctx: ReviewContext, phase: str) -> Session:
 
 
 def _replay_setup(ctx: ReviewContext, phase: str) -> None:
-    """Re-apply D2's recorded setup steps so later phases see the same environment (working memory, not evidence)."""
-    d2 = ctx.store.packets().get("D2") if phase != "D2" else None
+    """Re-apply the setup steps committed phases recorded (facts["replay"], in phase order) so a resumed review's
+    fresh sandbox has the same environment (working memory, not evidence)."""
     session = ctx.session
-    for step in (d2.facts.get("replay", []) if d2 else []):
+    packets = ctx.store.packets()
+    steps = [step for p, packet in packets.items() if p != phase for step in packet.facts.get("replay", [])]
+    for step in steps:
+        if step.get("venv"):
+            ctx.venv_ready = True
         if "build" in step:  # the artifact's own container: later phases ran inside it
             if "build_image" not in session.capabilities:
                 continue
             res, line = session.build_image(step["build"], timeout=ctx.options.timeout_s), f"docker build {step['build']}"
         else:
-            res = session.run(step["script"], timeout=ctx.options.timeout_s, env=step.get("env"), network=step.get("network", False))
+            res = session.run(step["script"], timeout=ctx.options.timeout_s, env=step.get("env"),
+                              network=step.get("network", False), cwd=step.get("cwd", "."))
             line = step["script"]
         ctx.store.write_working("D2", "replay.log", f"$ {line}\n# exit {res.record.exit_code}\n", append=True)
 
@@ -63,7 +69,28 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
         ctx.flags.add(Flag(severity="info", code="network-enabled", message=f"{backend}: network enabled for `{shown}`", phase=phase))
 
 
-FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait")
+FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare")
+NOTEBOOK_OUT = ".copilot/notebooks"
+"""Executed copies of notebooks, inside the artifact copy (the notebook itself is never rewritten)."""
+NOTEBOOK_RUNNER = """import sys, nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+source, target, folder = sys.argv[1:4]
+nb = nbformat.read(source, as_version=4)
+client = NotebookClient(nb, timeout=None, kernel_name="python3", allow_errors=False, resources={"metadata": {"path": folder}})
+status = 0
+try:
+    client.execute()
+except CellExecutionError as exc:
+    status = 1
+    print(str(exc)[-4000:], file=sys.stderr)
+finally:
+    nbformat.write(nb, target)
+errors = sum(1 for c in nb.cells if c.get("cell_type") == "code" for o in c.get("outputs", []) if o.get("output_type") == "error")
+outputs = sum(1 for c in nb.cells if c.get("cell_type") == "code" and c.get("outputs"))
+print(f"executed {source}: {len([c for c in nb.cells if c.get('cell_type') == 'code'])} code cells, {outputs} with output, {errors} errors -> {target}")
+sys.exit(status)
+"""
 
 
 def invocation_of(action: Action, kind: str) -> str:
@@ -99,14 +126,15 @@ class Running:
         return ev
 
     def _run(self, script: str, action: Action, purpose: str, kind: str = "command", env: dict[str, str] | None = None,
-             network: bool = False, timeout: float | None = None) -> CommandResult:
+             network: bool = False, timeout: float | None = None, cwd: str = ".") -> CommandResult:
         cls = self.ctx.classifier.classify(action)
         intervention = None
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
             intervention = log_intervention(self.ctx, self.phase, action, purpose)
         session = self._session()
         started = time.monotonic()
-        result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=env, network=network)
+        result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=self.ctx.run_env(env),
+                             network=network, cwd=cwd)
         self.ctx.command_seconds += time.monotonic() - started
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
@@ -129,20 +157,33 @@ class Running:
         return worst
 
     def run_setup(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
-                  network: bool = True) -> CommandResult:
+                  network: bool = True, cwd: str = ".", timeout: float | None = None) -> CommandResult:
         last = script.strip().splitlines()[-1].strip() if script.strip() else ""
         if last in self.ctx.documented_workflow:
-            raise ToolScopeError(f"D2 may not run the representative workflow ('{last}')")
-        return self._run(script, action, purpose, kind="setup", env=env, network=network)
+            raise ToolScopeError(f"setup may not run the representative workflow ('{last}')")
+        return self._run(script, action, purpose, kind="setup", env=env, network=network, cwd=cwd, timeout=timeout)
 
-    def probe(self, script: str, purpose: str) -> CommandResult:
-        return self._run(script, Action("run", script, documented=True), purpose, kind="probe")
+    def probe(self, script: str, purpose: str, cwd: str = ".") -> CommandResult:
+        return self._run(script, Action("run", script, documented=True), purpose, kind="probe", cwd=cwd, timeout=120)
 
-    def run_workflow(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
-        return self._run(script, action, purpose, env=env)
+    def run_workflow(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
+                     cwd: str = ".", timeout: float | None = None, network: bool = False) -> CommandResult:
+        return self._run(script, action, purpose, env=env, cwd=cwd, timeout=timeout, network=network)
 
-    def run_transfer(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None) -> CommandResult:
-        return self._run(script, action, purpose, kind="transfer", env=env)
+    def run_transfer(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
+                     cwd: str = ".", timeout: float | None = None) -> CommandResult:
+        return self._run(script, action, purpose, kind="transfer", env=env, cwd=cwd, timeout=timeout)
+
+    def run_notebook(self, notebook: str, action: Action, purpose: str, timeout: float | None = None,
+                     kind: str = "command") -> tuple[CommandResult, str]:
+        """Execute a notebook headless (nbclient, in the notebook's folder) into a copy under `.copilot/`;
+        returns the run and the executed copy's path (relative to the artifact root). Needs the notebook tooling
+        in the review's venv (see provision.notebook_tooling)."""
+        executed = f"{NOTEBOOK_OUT}/{notebook}"
+        folder = notebook.rsplit("/", 1)[0] if "/" in notebook else "."
+        script = (f"mkdir -p {shlex.quote(executed.rsplit('/', 1)[0])} && {VENV}/bin/python - "
+                  f"{shlex.quote(notebook)} {shlex.quote(executed)} {shlex.quote(folder)} <<'PY'\n{NOTEBOOK_RUNNER}PY")
+        return self._run(script, action, purpose, kind=kind, timeout=timeout), executed
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""

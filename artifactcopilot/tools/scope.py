@@ -27,6 +27,11 @@ class PhaseTools:
         self._capabilities = {name: cls(ctx, phase) for name, cls in CAPABILITIES.items()}
 
     @property
+    def source(self) -> str:
+        """The artifact as the reviewer gave it (path or URL)."""
+        return self.ctx.source
+
+    @property
     def store(self) -> EvidenceStore:
         return self.ctx.store
 

@@ -1,26 +1,25 @@
-"""D4: map the run's outputs to the paper's tables and claims; detect copied results by provenance.
+"""D4: map the runs' outputs to the paper's tables and claims and to what the documentation says they produce;
+detect copied results by provenance.
 
-Only output this review produced counts. When a file that already existed in the artifact also
-holds the matching table, the workflow is rerun in a fresh copy without that file: if the table
-no longer comes out, the "result" was copied, not computed.
+Only output this review produced counts. A paper table carries a claim when it reports results (a data-set
+description table matched while the results table mismatches is not the main result). When a file that already
+existed in the artifact also holds the matching table, the workflow is rerun in a fresh copy without that file:
+if the table no longer comes out, the "result" was copied, not computed. Beyond tables, the run's documented
+output, documented figures and the paper's stated numbers each count as evidence of their own.
 """
 from __future__ import annotations
 
-import re
-import time
 
 from ...models import EvidenceLevel, Flag, PhasePacket
 from ...repro.judges import MethodVerdict, RunEvidence, judge_method
 from ...repro.provenance import RunProvenance
-from ...tables import Comparison, Table, parse_number
 from ...rules import supported_score
 from ...sandbox.commandlog import parse_log
-from ..base import PhaseContext, cited, item
+from ...tables import Comparison, Table
 from ...tools import PhaseTools
-
-TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
-D4_BUDGET_S = 600.0  # provenance reruns of D4 stop here; an unverified file is not evidence of copying
-NUMBER = re.compile(r"[-−]?\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?%?")
+from ..base import PhaseContext, cited, item
+from .claimsources import Checks, beyond_tables, run_sources
+from .common import Deadline
 
 
 def stdout_of(log: str) -> str:
@@ -28,47 +27,15 @@ def stdout_of(log: str) -> str:
     return parse_log(log).stdout
 
 
-def output_sources(tools: PhaseTools, run: dict) -> list[tuple[str, str]]:
-    sources = [(f"stdout of `{run['cmd']}`", stdout_of(tools.store.read(run["evidence"])))]
-    for rel in (run.get("files_created") or []) + (run.get("files_modified") or []):
-        if rel.lower().endswith(TEXT_OUTPUT):
-            text = tools.read_output(rel, 1_000_000)
-            if text:
-                sources.append((rel, text))
-    return sources
-
-
-def paper_numbers(tools: PhaseTools) -> list[str]:
-    """Printed numbers of the paper's tables and claims that carry information (not 1, 2, 2024)."""
-    out = []
-    for table in tools.paper_tables():
-        for r, c in table.numeric_cells():
-            out.append(table.rows[r][c])
-    for claim in tools.paper.claims:
-        out += [n for n in NUMBER.findall(claim) if "." in n or "%" in n]
-    return [n for n in dict.fromkeys(out) if (p := parse_number(n)) and (p.decimals > 0 or abs(p.value) >= 10)]
-
-
-def _numbers_found(expected: list[str], text: str) -> list[str]:
-    produced = {n for n in NUMBER.findall(text)}
-    found = []
-    for e in expected:
-        pe = parse_number(e)
-        for p in produced:
-            pp = parse_number(p)
-            if pe and pp and pp.decimals >= pe.decimals and round(pp.value, pe.decimals) == round(pe.value, pe.decimals):
-                found.append(e)
-                break
-    return found
-
-
 def method_verdict(tools: PhaseTools, run: dict, table: Table, sources: list[tuple[str, str]], provenance: list[dict],
-                   prov_evs: list[str], deadline: float) -> MethodVerdict:
-    """The method judge on D3's workflow for a table its output reproduced, reruns bounded by the D4 budget."""
+                   prov_evs: list[str], deadline: Deadline) -> MethodVerdict:
+    """The method judge on the run that reproduced a table, reruns bounded by the phase's time budget."""
+    script = run["script"] if run.get("cwd", ".") in ("", ".") else f"cd {run['cwd']} && {run['script']}"
+
     def rerun(withheld: str) -> list[tuple[str, str]] | None:
-        if time.monotonic() > deadline:
+        if deadline.left() < 10:
             return None  # over budget: not verified, which is never taken as evidence of copying
-        rec, out, pev = tools.verify_provenance(run["script"], withheld, env=run.get("env"))
+        rec, out, pev = tools.verify_provenance(script, withheld, env=run.get("env"))
         prov_evs.append(pev.id)
         again = tools.compare_table(table, out) if out else None
         provenance.append({"table": table.label or "table", "withheld": withheld, "evidence": pev.id,
@@ -77,7 +44,7 @@ def method_verdict(tools: PhaseTools, run: dict, table: Table, sources: list[tup
 
     produced = (run.get("files_created") or []) + (run.get("files_modified") or [])
     prov = RunProvenance(method="snapshot", exit_code=0, wall_s=run.get("duration_s") or 0.0, written=produced)
-    return judge_method(run["script"], tools.root, table, RunEvidence(None, sources, prov), rerun, files=tools.list_files())
+    return judge_method(script, tools.root, table, RunEvidence(None, sources, prov), rerun, files=tools.list_files())
 
 
 def inconsistency_flags(inconsistencies: list[dict]) -> list[Flag]:
@@ -92,71 +59,106 @@ def inconsistency_flags(inconsistencies: list[dict]) -> list[Flag]:
             for label, cells in by_table.items()]
 
 
-def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
-    d3 = ctx.packets["D3"]
-    run = d3.facts.get("run")
-    record: dict = {"tables": [], "numbers": {}, "provenance": []}
-    if not run:
-        return _no_execution(ctx, tools, d3)
+def _best_tables(tools: PhaseTools, runs: list[dict]) -> dict[str, tuple[dict, str, Comparison, list]]:
+    """For each paper table, the run and output source that reproduce most of its cells."""
+    best: dict[str, tuple[dict, str, Comparison, list]] = {}
+    for run in runs:
+        sources = run_sources(tools, run)
+        for table in tools.paper_tables():
+            label = table.label or "table"
+            for name, text in sources:
+                comp = tools.compare_table(table, text)
+                if comp and comp.total and (label not in best or comp.matched > best[label][2].matched):
+                    best[label] = (run, name, comp, sources)
+    return best
 
-    sources = output_sources(tools, run)
-    best: dict[str, tuple[str, Comparison]] = {}
-    for table in tools.paper_tables():
-        for name, text in sources:
-            comp = tools.compare_table(table, text)
-            if comp and comp.total and (table.label not in best or comp.matched > best[table.label][1].matched):
-                best[table.label or "table"] = (name, comp)
-    reproduced, copied, inconsistencies, prov_evs = [], [], [], []
-    methods: dict[str, str] = {}
-    deadline = time.monotonic() + D4_BUDGET_S
-    for label, (source, comp) in best.items():
-        table = next(t for t in tools.paper_tables() if (t.label or "table") == label)
-        entry = {"table": label, "source": source, "matched": comp.matched, "total": comp.total,
-                 "cells": [c.model_dump() for c in comp.cells]}
+
+def _tables(tools: PhaseTools, runs: list[dict], deadline: Deadline, record: dict) -> dict:
+    out = {"reproduced": [], "descriptive": [], "copied": [], "inconsistencies": [], "methods": {}, "prov_evs": []}
+    tables = {t.label or "table": t for t in tools.paper_tables()}
+    for label, (run, source, comp, sources) in _best_tables(tools, runs).items():
+        table = tables[label]
+        role = tools.table_role(table)
+        entry = {"table": label, "role": role.role, "role_reason": role.reason, "source": source, "cmd": run["cmd"],
+                 "matched": comp.matched, "total": comp.total, "cells": [c.model_dump() for c in comp.cells]}
         if comp.success:
-            verdict = method_verdict(tools, run, table, sources, record["provenance"], prov_evs, deadline)
+            verdict = method_verdict(tools, run, table, sources, record["provenance"], out["prov_evs"], deadline)
             entry["method"], entry["method_reasons"] = verdict.method, verdict.reasons
-            methods[label] = verdict.method.replace("_", "-")
+            out["methods"][label] = verdict.method.replace("_", "-")
             if verdict.method == "copy":
                 entry["copied_from"] = ", ".join(verdict.copy_sources) or "the workflow script itself"
-            (copied if verdict.method == "copy" else reproduced).append(label)
+                out["copied"].append(label)
+            elif verdict.method in ("full", "last_mile"):
+                out["descriptive" if role.role == "descriptive" else "reproduced"].append(label)
         elif comp.matched:
-            inconsistencies += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected, "artifact": c.produced,
-                                 "kind": "rounding" if c.kind == "rounding" else "other"}
-                                for c in comp.cells if not c.matched and c.produced is not None]
+            out["inconsistencies"] += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected,
+                                        "artifact": c.produced, "kind": "rounding" if c.kind == "rounding" else "other"}
+                                       for c in comp.cells if not c.matched and c.produced is not None]
         record["tables"].append(entry)
-    usable = {k: v for k, v in best.items() if k not in copied}
-    all_text = "\n".join(t for n, t in sources)
-    expected_numbers = paper_numbers(tools)
-    found = [] if copied and not usable else _numbers_found(expected_numbers, all_text)
-    record["numbers"] = {"paper": len(expected_numbers), "found_in_output": found}
-    record["inconsistencies"] = inconsistencies
+    usable = [e for e in record["tables"] if e["table"] not in out["copied"] and e.get("role") != "descriptive"]
+    out["matched_cells"] = max((e["matched"] for e in usable), default=0)
+    out["ratio"] = max((e["matched"] / e["total"] for e in usable if e["total"]), default=0.0)
+    return out
+
+
+def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
+    d1, d3 = ctx.packets["D1"], ctx.packets["D3"]
+    runs = [r for r in d3.facts.get("runs", []) if r.get("evidence")]
+    if not runs:
+        return _no_execution(ctx, tools, d3)
+    deadline = Deadline.for_phase("D4", tools.options.budget_s)
+    record: dict = {"tables": [], "provenance": []}
+    tables = _tables(tools, runs, deadline, record)
+    all_text = "\n".join(text for run in runs for _, text in run_sources(tools, run))
+    checks = beyond_tables(tools, d1.facts, runs, all_text)
+    record.update({"inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
+                   "documented_output": checks.documented_output, "figures": checks.figures,
+                   "paper_numbers": {"stated": checks.numbers_stated, "found": [m["claim"]["text"] for m in checks.numbers_found]}})
+    reproduced, copied = tables["reproduced"], tables["copied"]
     level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
     ev = tools.record_evidence("comparison", "claim-mapping", record,
                                f"tables reproduced: {', '.join(reproduced) or 'none'}; copied: {', '.join(copied) or 'none'}; "
-                               f"{len(found)}/{len(expected_numbers)} paper numbers found in output", level)
-    matched_cells = max((c.matched for _, c in usable.values()), default=0)
-    ratio = max((c.ratio for _, c in usable.values()), default=0.0)
-    mapping = ratio >= 0.5 or matched_cells >= 3
-    cites = [ev.id, run["evidence"], *prov_evs]
+                               f"{len(checks.documented_output)} documented outputs, {len(checks.figures)} figures, "
+                               f"{len(checks.numbers_found)}/{checks.numbers_stated} stated numbers", level)
+    return _judged(ctx, tools, runs, tables, checks, ev.id, level)
+
+
+def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Checks, ev_id: str, level) -> PhasePacket:
+    reproduced, copied, methods = tables["reproduced"], tables["copied"], tables["methods"]
+    mapping = tables["ratio"] >= 0.5 or tables["matched_cells"] >= 3
+    numbers = len(checks.numbers_found)
+    run_ids = [r["evidence"] for r in runs]
+    cites = [ev_id, *run_ids[:5], *tables["prov_evs"]]
+    beyond = [ev_id, *checks.evidence]
+    weak = tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.documented_output or checks.figures)
     checklist = [
-        item("D4.executed", True, [run["evidence"]], f"output of `{run['cmd']}`"),
-        item("D4.weak_mapping", matched_cells >= 1 or len(found) >= 2, [ev.id], f"{matched_cells} table cells, {len(found)} paper numbers in output"),
-        item("D4.mapping", mapping, [ev.id], f"best table match {ratio:.0%}" if usable else "no paper table in output"),
+        item("D4.executed", True, run_ids[:5], f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
+        item("D4.weak_mapping", weak, beyond, f"{tables['matched_cells']} table cells, {numbers} stated numbers, "
+             f"{len(checks.documented_output)} documented outputs"),
+        item("D4.mapping", mapping, [ev_id], f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
+        item("D4.documented_output", bool(checks.documented_output), beyond, "; ".join(checks.documented_output[:4])
+             or "the runs did not produce what the documentation says they should (or it says nothing comparable)"),
+        item("D4.figures", bool(checks.figures), beyond, "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
+        item("D4.paper_numbers", numbers >= 1, beyond, f"{numbers} of {checks.numbers_stated} numbers the paper states found"),
         item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
-             (f"matching output copied from {', '.join(copied)}" if copied else "no paper table fully reproduced")),
-        item("D4.traceable", mapping, cites, f"{run['cmd']} -> {', '.join(sorted({s for s, _ in usable.values()}))}" if mapping else ""),
+             (f"matching output copied from {', '.join(copied)}" if copied else "no paper results table fully reproduced")),
+        item("D4.traceable", mapping or bool(checks.documented_output or checks.figures), cites,
+             "command -> output -> paper or documentation object recorded"),
     ]
     facts = {"table_reproduced": bool(reproduced), "copied_results": bool(copied) and not reproduced,
              "reproduced_tables": reproduced, "copied_tables": copied, "reproduction_evidence": cites,
-             "inconsistencies": inconsistencies, "reproduction_methods": methods}
+             "inconsistencies": tables["inconsistencies"], "reproduction_methods": methods,
+             "descriptive_tables": tables["descriptive"]}
     summary = (f"Reproduced {', '.join(f'{t} ({methods[t]})' for t in reproduced)}." if reproduced else
                "Output matching the paper was copied from checked-in files." if copied else
-               f"Best table match {ratio:.0%}; {len(found)} paper numbers found in the output.")
-    if inconsistencies:
-        summary += f" {len(inconsistencies)} table cells differ from the paper (see the paper-artifact-inconsistency flags)."
-    return _packet(ctx, tools, checklist, level if mapping else EvidenceLevel.E2, facts, ev.id, summary,
-                   inconsistency_flags(inconsistencies))
+               f"Best table match {tables['ratio']:.0%}.")
+    summary += (f" Documentation checks: {len(checks.documented_output)} documented outputs reproduced, "
+                f"{len(checks.figures)} documented figures regenerated; {numbers} of {checks.numbers_stated} stated numbers found.")
+    if tables["descriptive"]:
+        summary += f" Matched only descriptive tables: {', '.join(tables['descriptive'])} (not the main result)."
+    if tables["inconsistencies"]:
+        summary += f" {len(tables['inconsistencies'])} table cells differ from the paper (see the paper-artifact-inconsistency flags)."
+    return _packet(ctx, tools, checklist, level, facts, ev_id, summary, inconsistency_flags(tables["inconsistencies"]))
 
 
 def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> PhasePacket:
@@ -171,7 +173,8 @@ def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> Phas
                                f"precomputed {', '.join(copied)} displayed from {displayed['file']}" if copied else
                                "nothing to compare: the workflow produced no valid output", EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
-    checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in ("executed", "weak_mapping", "mapping", "main_result", "traceable")]
+    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "main_result", "traceable")
+    checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in names]
     facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied, "reproduction_evidence": cites}
     summary = (f"The output matching {', '.join(copied)} is the checked-in {displayed['file']}, not computed by the run." if copied
                else "No executed output to map to the paper.")

@@ -1,215 +1,199 @@
-"""D2: detect the declared environment, run documented setup, probe for an evaluable state."""
+"""D2: plan the environment the documentation describes, set it up in the sandbox, probe it.
+
+The plan (artifactcopilot/provision) gives one virtual environment per review with the interpreter the
+artifact asks for (or the nearest, flagged), the documented installs translated to it, lock files replayed
+with pip; each step runs with network on and is logged as documented (I0) or as an intervention. Probes then
+check the interpreter, the declared packages and the documented entry scripts.
+"""
 from __future__ import annotations
 
 import re
 import shlex
-import tomllib
-from pathlib import PurePosixPath
 
+from ...discovery import Step
 from ...interventions import Action
-from ...models import EvidenceLevel, PhasePacket
-from ...readme import SETUP_CMD, DocCommand
+from ...models import EvidenceLevel, Flag, PhasePacket
+from ...provision import VENV, EnvPlan
+from ...provision.metadata import read_project
 from ...rules import supported_score
-from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
-from .fixes import relocation
+from ..base import PhaseContext, cited, item
+from .common import Deadline, action_for, steps_of
 
-IMPORT_ALIASES = {"scikit-learn": "sklearn", "pyyaml": "yaml", "pillow": "PIL", "beautifulsoup4": "bs4",
-                  "opencv-python": "cv2", "python-dateutil": "dateutil", "protobuf": "google.protobuf"}
-ENTRY_FILE = re.compile(r"\.(py|sh|R|r|jl|ipynb|pl|rb|js|jar)$")
-REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|renv\.lock|package-lock\.json)$", re.I)
-
-
-def requirements(tools: PhaseTools, files: list[str]) -> list[str]:
-    reqs: list[str] = []
-    for rel in files:
-        name = rel.rsplit("/", 1)[-1].lower()
-        text = tools.read_file(rel, 200_000) or ""
-        if name.startswith("requirements") and name.endswith(".txt"):
-            reqs += [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip() and not ln.strip().startswith("-")]
-        elif name == "pyproject.toml":
-            try:
-                reqs += list(tomllib.loads(text).get("project", {}).get("dependencies", []))
-            except tomllib.TOMLDecodeError:
-                pass
-    return reqs
+ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|"
+                       r"renv\.lock|package-lock\.json|requirements[^/]*\.txt)$", re.I)
+PINNED = re.compile(r"(poetry|uv|Pipfile)\.lock$|package-lock\.json$|renv\.lock$", re.I)
+ENTRY = re.compile(r"\.(py|sh|R|r|jl|ipynb|pl|rb|js)$")
 
 
-def import_name(req: str) -> str | None:
-    match = REQ_NAME.match(req)
-    if not match:
+def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
+    d1 = ctx.packets["D1"]
+    steps = steps_of(d1)
+    tools.documented_workflow.update(s.cmd for s in steps if s.kind in ("workflow", "plot", "test"))
+    deadline = Deadline.for_phase("D2", tools.options.budget_s)
+    plan, plan_ev = tools.plan_environment(_discovery_view(d1), d1.facts.get("packages", []))
+    built = _container_build(tools, steps, deadline)
+    setup = _provision(tools, plan, deadline) if built is None or not built["ok"] else _as_built(built)
+    probes = _probe(tools, plan, steps, deadline)
+    return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
+
+
+class _discovery_view:
+    """What plan_environment reads of D1's discovery (its committed facts)."""
+
+    def __init__(self, d1: PhasePacket):
+        self.steps = steps_of(d1)
+        self.python_versions = d1.facts.get("python_versions", [])
+        self.system_tools = d1.facts.get("system_tools", [])
+
+
+def _container_build(tools: PhaseTools, steps: list[Step], deadline: Deadline) -> dict | None:
+    """The artifact's own container (a Dockerfile it ships), where the sandbox can build one: when it builds,
+    the artifact runs in it; when it does not, the plan's environment is set up instead."""
+    files = set(tools.list_files())
+    documented = next((s for s in steps if s.kind == "install" and re.match(r"(sudo\s+)?docker(-compose)?\s+build", s.inner)), None)
+    dockerfile = _dockerfile_of(documented.inner, documented.cwd, files) if documented else None
+    dockerfile = dockerfile or ("Dockerfile" if "Dockerfile" in files else None)
+    timeout = deadline.timeout(tools.options.timeout_s)
+    if dockerfile is None or timeout is None or "build_image" not in tools.ctx.sandbox.capabilities:
         return None
-    name = match.group(1).lower()
-    return IMPORT_ALIASES.get(name, name.replace("-", "_"))
+    cmd = documented.cmd if documented else "docker build ."
+    res = tools.build_image(dockerfile, Action("run", cmd, documented=documented is not None), "the artifact's own container")
+    if res is None:
+        return None
+    return {"ok": res.record.ok, "evidence": res.evidence.id, "dockerfile": dockerfile,
+            "note": "built" if res.record.ok else ("timed out" if res.record.timed_out else "did not build")}
 
 
-def entry_files(cmd: DocCommand) -> list[str]:
-    """Relative file paths a documented command invokes (scripts, notebooks), for a static probe."""
-    try:
-        tokens = shlex.split(cmd.cmd)
-    except ValueError:
-        tokens = cmd.cmd.split()
-    return [t for t in tokens if ENTRY_FILE.search(t) and not t.startswith(("/", "-", "$"))]
+def _as_built(built: dict) -> dict:
+    return {"evidence": [built["evidence"]], "failed": [], "skipped": [], "venv": False,
+            "replay": [{"build": built["dockerfile"]}], "container": built["dockerfile"]}
 
 
-def dockerfile_of(cmd: str, files: list[str]) -> str | None:
+def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
     """The Dockerfile a documented `docker build` uses (`-f`, else CONTEXT/Dockerfile), if the artifact has it."""
     try:
         tokens = shlex.split(cmd)
     except ValueError:
         return None
-    if "build" not in tokens:
-        return None
-    args = tokens[tokens.index("build") + 1:]
-    named, context, i = None, ".", 0
+    named, context = None, "."
+    args = tokens[tokens.index("build") + 1:] if "build" in tokens else []
+    i = 0
     while i < len(args):
         if args[i] in ("-f", "--file") and i + 1 < len(args):
             named, i = args[i + 1], i + 2
             continue
-        if args[i].startswith("--file="):
-            named = args[i].split("=", 1)[1]
-        elif args[i].startswith("-"):
+        if args[i].startswith("-"):
             i += 2 if args[i] in ("-t", "--tag", "--build-arg", "--target", "--platform") else 1
             continue
-        else:
-            context = args[i]
-        i += 1
-    path = PurePosixPath(named) if named else PurePosixPath(context) / "Dockerfile"
-    rel = path.as_posix().removeprefix("./")
+        context, i = args[i], i + 1
+    base = "" if cwd in ("", ".") else cwd.rstrip("/") + "/"
+    rel = (base + (named or f"{context.rstrip('/')}/Dockerfile")).replace("/./", "/").removeprefix("./")
     return rel if rel in files else None
 
 
-def probe_entries(tools: PhaseTools, workflow: list[DocCommand]) -> tuple[bool, dict[str, str], list[str]]:
-    """Do the documented workflow commands' entry files exist? Returns (resolves, relocations, missing).
-
-    A command with no file token (e.g. `make test`) cannot be checked statically and counts as resolving.
-    An entry found under another path resolves through a relocation (an I2 path fix).
-    """
-    files = tools.list_files()
-    relocations, missing, any_resolves = {}, [], False
-    for cmd in workflow:
-        prefix_dir = next((ln.split(None, 1)[1] for ln in cmd.prefix if ln.startswith("cd ")), "")
-        entries = entry_files(cmd)
-        ok = True
-        for entry in entries:
-            rel = (PurePosixPath(prefix_dir) / entry).as_posix() if prefix_dir else entry
-            if rel.lstrip("./") in files:
-                continue
-            hits = sorted((f for f in files if PurePosixPath(f).name == PurePosixPath(entry).name), key=lambda f: f.count("/"))
-            if hits:
-                relocations[entry] = hits[0]
-            else:
-                missing.append(entry)
-                ok = False
-        any_resolves = any_resolves or ok
-    return any_resolves, relocations, missing
-
-
-def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
-    d1 = ctx.packets["D1"]
-    commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
-    tools.documented_workflow.update(c.cmd for c in commands if c.kind in ("workflow", "reuse"))
-    dep_files = d1.facts.get("dependency_files", [])
-    reqs = requirements(tools, dep_files)
-    pinned_reqs = [r for r in reqs if "==" in r]
-    isolation_files = [f for f in dep_files if ISOLATION.search(f)]
-    setup_cmds = [c for c in commands if c.kind == "setup"]
-    d1_setup = d1.item("D1.setup")
-    detected = {"workflow_entries": {c.cmd: entry_files(c) for c in commands if c.kind == "workflow"},
-                "dependency_files": dep_files, "requirements": reqs, "pinned": pinned_reqs,
-                "isolation_files": isolation_files, "setup_commands": [c.script() for c in setup_cmds]}
-    env_ev = tools.record_evidence("environment", "environment", detected,
-                                   f"{len(dep_files)} dependency files, {len(reqs)} requirements, {len(setup_cmds)} setup commands",
-                                   EvidenceLevel.E1)
-    env = dict(d1.facts.get("env_vars", {}))
-    setup_evs, setup_ok, notes, replay = [], True, [], []
-    built = False
-    for cmd in setup_cmds:
-        if re.match(r"\s*(sudo\s+)?docker", cmd.cmd):
-            dockerfile = dockerfile_of(cmd.cmd, tools.list_files())
-            res = tools.build_image(dockerfile, Action("run", cmd.cmd, documented=True), "documented container build") if dockerfile else None
-            if res is None:
-                notes.append(f"'{cmd.cmd}' needs a container engine; not run in this sandbox")
-                continue
-            built = True
-            setup_evs.append(res.evidence.id)
-            if res.record.ok:
-                replay.append({"build": dockerfile})
-            else:
-                setup_ok = False
-                notes.append(f"'{cmd.cmd}' failed: the image did not build" + (" (timed out)" if res.record.timed_out else ""))
+def _provision(tools: PhaseTools, plan: EnvPlan, deadline: Deadline) -> dict:
+    """Run the plan's steps in order; a failed required step is recorded and the rest still run."""
+    done = {"evidence": [], "failed": [], "skipped": [], "replay": [], "venv": False}
+    for step in plan.steps:
+        timeout = deadline.timeout(tools.options.timeout_s)
+        if timeout is None:
+            done["skipped"].append(f"{step.purpose} (the phase's time budget was used up)")
             continue
-        needs_network = bool(SETUP_CMD.match(cmd.cmd))  # installs fetch packages; checks and builds stay offline
-        res = tools.run_setup(cmd.script(), Action("run", cmd.cmd, documented=True), "documented setup step", env=env,
-                              network=needs_network)
-        setup_evs.append(res.evidence.id)
-        if res.record.ok:
-            replay.append({"script": cmd.script(), "env": env, "network": needs_network})
-        else:
-            setup_ok = False
-            notes.append(f"'{cmd.cmd}' failed (exit {res.record.exit_code})")
+        res = tools.run_setup(step.script, action_for(step), step.purpose, env=step.env or None, network=step.network,
+                              timeout=timeout)
+        done["evidence"].append(res.evidence.id)
+        ok = res.record.ok
+        if step.kind == "venv" and ok and f"-m venv {VENV}" in step.script:
+            done["venv"] = True
+            tools.ctx.venv_ready = True
+        if ok:
+            done["replay"].append({"script": step.script, "env": step.env, "network": step.network,
+                                   **({"venv": True} if step.kind == "venv" and f"-m venv {VENV}" in step.script else {})})
+        elif step.required:
+            why = "timed out" if res.record.timed_out else f"exit {res.record.exit_code}"
+            done["failed"].append(f"{step.purpose} ({why}; see {res.evidence.id})")
+    return done
 
-    if not built and "Dockerfile" in tools.list_files():  # a declared container, even when the README does not say how to build it
-        res = tools.build_image("Dockerfile", Action("run", "docker build .", documented=True), "build the declared container")
-        if res is not None:
-            setup_evs.append(res.evidence.id)
-            if res.record.ok:
-                replay.append({"build": "Dockerfile"})
-            else:
-                setup_ok = False
-                notes.append("the artifact's Dockerfile did not build" + (" (timed out)" if res.record.timed_out else ""))
 
-    probe_evs, evaluable = [], True
-    uses_python = any(f.endswith((".py", ".ipynb")) for f in tools.list_files())
-    if uses_python:
-        res = tools.probe("python3 --version", "is a Python interpreter available")
-        probe_evs.append(res.evidence.id)
-        evaluable = res.record.ok
-    modules = [m for m in (import_name(r) for r in reqs) if m]
-    if modules and evaluable:
-        script = "python3 - <<'PY'\nimport importlib.util\nfor m in %r:\n    print(m, 'ok' if importlib.util.find_spec(m) else 'MISSING')\nPY" % modules
-        res = tools.probe(script, "do the declared Python dependencies import")
-        probe_evs.append(res.evidence.id)
-        missing = [ln.split()[0] for ln in res.record.stdout.splitlines() if ln.endswith("MISSING")]
-        for mod in missing:  # the fix a human would try: install what is declared but absent (I1)
-            req = next(r for r in reqs if import_name(r) == mod)
-            fix = tools.run_setup(f"python3 -m pip install '{req}'", Action("install", f"pip install {req}"),
-                                  f"declared dependency {req} is not importable", env=env)
-            setup_evs.append(fix.evidence.id)
-            if fix.record.ok:
-                replay.append({"script": f"python3 -m pip install '{req}'", "env": env, "network": True})
-        if missing:
-            res = tools.probe(script, "re-check the declared dependencies")
-            probe_evs.append(res.evidence.id)
-            evaluable = not any(ln.endswith("MISSING") for ln in res.record.stdout.splitlines())
-    workflow = [c for c in commands if c.kind == "workflow"]
-    resolves, relocations, missing_entries = probe_entries(tools, workflow)
-    for documented, actual in relocations.items():  # logged now: reaching an evaluable state needed it
-        tools.record_intervention(Action("path_fix", relocation(documented, actual)),
-                                  f"documented entry {documented} does not exist; the file is at {actual}", [env_ev.id])
-    eval_notes = []
-    if not resolves:
-        evaluable = False
-        eval_notes.append("no documented workflow entry resolves" + (f" (missing: {', '.join(missing_entries)})" if missing_entries else ""))
-    no_third_party = not reqs
-    declared = bool(dep_files or setup_cmds or (d1_setup and d1_setup.status == "satisfied"))
-    installs = [c for c in setup_cmds if SETUP_CMD.match(c.cmd)]
-    self_contained = no_third_party and not installs
+def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadline) -> dict:
+    """Is the environment evaluable: interpreter, declared packages, console scripts, documented entry files."""
+    out: dict = {"evidence": [], "problems": [], "entries": {}, "missing": []}
+    python = f"{VENV}/bin/python" if tools.ctx.venv_ready else "python3"
+    if deadline.timeout(60) is None:
+        out["problems"].append("no time left to probe the environment")
+        return out
+    res = tools.probe(f"{python} --version", "is the Python interpreter usable")
+    out["evidence"].append(res.evidence.id)
+    if not res.record.ok:
+        out["problems"].append(f"{python} does not run")
+    scripts = sorted(plan.console_scripts)
+    if scripts and tools.ctx.venv_ready:
+        res = tools.probe(" ; ".join(f"command -v {shlex.quote(s)} >/dev/null && echo '{s} ok' || echo '{s} MISSING'"
+                                     for s in scripts), "are the project's console scripts installed")
+        out["evidence"].append(res.evidence.id)
+        out["problems"] += [f"console script {ln.split()[0]} missing" for ln in res.record.stdout.splitlines()
+                            if ln.endswith("MISSING")]
+    files, missing_scripts = set(tools.list_files()), {p.split()[-1] for p in out["problems"] if p.startswith("console script")}
+    for step in steps:
+        if step.kind not in ("workflow", "plot", "test"):
+            continue
+        tokens = [t for t in step.inner.split() if ENTRY.search(t) and not t.startswith(("-", "$", "/"))]
+        rels = [t.removeprefix("./") if step.cwd in ("", ".") else f"{step.cwd.rstrip('/')}/{t.removeprefix('./')}" for t in tokens]
+        program = step.inner.split()[0] if step.inner.split() else ""
+        out["entries"][step.cmd] = all(r in files for r in rels) and program not in missing_scripts
+        out["missing"] += [r for r in rels if r not in files and r not in out["missing"]]
+    return out
+
+
+def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str, setup: dict, probes: dict) -> PhasePacket:
+    deps = d1.facts.get("dependency_files", [])
+    declared = bool(deps or any(s.kind != "venv" for s in plan.steps) or d1.item("D1.setup") and d1.item("D1.setup").status == "satisfied")
+    installs = [s for s in plan.steps if s.kind != "venv"]
+    third_party = _third_party(tools, plan)
+    self_contained = not third_party and not [s for s in installs if s.kind not in ("project",)]
+    entries = probes["entries"]
+    resolves = not entries or any(entries.values())
+    evaluable = not probes["problems"] and resolves and (setup["venv"] or bool(setup.get("container")) or not plan.steps)
+    isolation = [f for f in deps if ISOLATION.search(f)]
+    pinned = not third_party or any(PINNED.search(f) for f in deps) or all("==" in r or "@" in r for r in third_party)
+    missing_entries = probes.get("missing", [])
+    eval_note = ("interpreter, packages and documented entry scripts resolve" if evaluable else
+                 "; ".join(probes["problems"] + (["no documented workflow command resolves; missing: " + ", ".join(missing_entries[:5])]
+                                                 if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")
     checklist = [
-        item("D2.declared", declared, [env_ev.id, *d1.evidence[:1]], "dependency files or documented setup" if declared else "no environment declared"),
-        item("D2.setup_ok", setup_ok, setup_evs or [env_ev.id], "; ".join(notes) or (f"{len(setup_cmds)} setup steps completed" if setup_cmds else "no setup step needed")),
-        item("D2.evaluable", evaluable, probe_evs + [env_ev.id], "interpreter, declared dependencies and documented entry scripts resolve"
-             + (f" (after relocating {', '.join(relocations)})" if relocations else "") if evaluable else "; ".join(eval_notes) or "dependencies or interpreter missing"),
-        item("D2.pinned", no_third_party or len(pinned_reqs) == len(reqs) or bool(isolation_files), [env_ev.id],
-             "no third-party dependency" if no_third_party else f"{len(pinned_reqs)}/{len(reqs)} requirements pinned"),
-        item("D2.isolated", bool(isolation_files) or self_contained, [env_ev.id],
-             f"isolation files: {', '.join(isolation_files)}" if isolation_files else ("self-contained (standard library only)" if self_contained else "no container or environment file")),
+        item("D2.declared", declared, [plan_id, *d1.evidence[:1]], "dependency files or documented setup" if declared else "no environment declared"),
+        item("D2.setup_ok", not setup["failed"] and not setup["skipped"], setup["evidence"] or [plan_id],
+             "; ".join(setup["failed"] + setup["skipped"])[:300] or f"{len(plan.steps)} setup steps completed"),
+        item("D2.evaluable", evaluable, probes["evidence"] + [plan_id], eval_note),
+        item("D2.pinned", pinned, [plan_id], "no third-party dependency" if not third_party else
+             ("versions locked or pinned" if pinned else f"{len([r for r in third_party if '==' not in r])} of "
+                                                          f"{len(third_party)} dependencies unpinned")),
+        item("D2.isolated", bool(isolation) or self_contained, [plan_id],
+             f"isolation files: {', '.join(isolation)}" if isolation else ("self-contained (standard library only)"
+                                                                         if self_contained else "no container, lock or environment file")),
     ]
-    level = EvidenceLevel.E2 if (setup_evs or probe_evs) and evaluable else EvidenceLevel.E1
+    level = EvidenceLevel.E2 if (setup["evidence"] or probes["evidence"]) and evaluable else EvidenceLevel.E1
     score, _ = supported_score("D2", checklist, level, tools.store.interventions(), ctx.rubric)
-    summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}; "
-               f"{len(setup_cmds)} documented setup steps, {len(reqs)} declared requirements.")
-    return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, env_ev.id),
-                       evidence_level=level, facts={"env": env, "requirements": reqs, "replay": replay}, summary=summary,
+    python = plan.python
+    flags = [Flag(severity="medium", code="interpreter-drift", phase="D2", message=python.drift)] if python and python.drift else []
+    facts = {"env": dict(d1.facts.get("env_vars", {})), "replay": setup["replay"], "venv": setup["venv"],
+             "plan": {"python": python.to_dict() if python else None, "console_scripts": plan.console_scripts,
+                      "project_name": plan.project_name, "project_dir": plan.project_dir, "container": plan.container},
+             "notes": plan.notes}
+    summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}: "
+               f"Python {python.chosen if python else '?'}" + (f" ({python.drift})" if python and python.drift else "")
+               + f", {len(installs)} install steps" + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + ".")
+    return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, plan_id),
+                       evidence_level=level, facts=facts, summary=summary, flags=flags,
                        interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])
+
+
+def _third_party(tools: PhaseTools, plan: EnvPlan) -> list[str]:
+    """The third-party requirements the artifact declares (requirement files installed, the project's own list),
+    plus packages installed because the docs name them."""
+    lines = [ln.split("#")[0].strip() for f in plan.requirement_files for ln in (tools.read_file(f, 200_000) or "").splitlines()]
+    reqs = [ln for ln in lines if ln and not ln.startswith("-")]
+    project = read_project(tools.list_files(), lambda rel: tools.read_file(rel, 500_000))
+    named = [s for s in plan.steps if s.kind == "pip" and not s.documented]
+    return reqs + list(project.dependencies) + [s.script for s in named]

@@ -1,29 +1,40 @@
 """Mechanical fixes a human reviewer would try when a documented command fails (I1/I2 only).
 
-Each diagnosis returns the new script, the Action to classify and a purpose; the caller logs the
-intervention before running. Nothing here edits artifact files, so nothing here can be I4.
+Each diagnosis returns what to run first (a setup step: install a missing module or the project's console
+script, unpack a shipped archive, create an output folder) and/or the new command and environment, with the
+Action to classify and a purpose; the caller logs the intervention before running. Nothing here edits the
+artifact's files, so nothing here can be I4.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ...interventions import Action
 from ...models import CommandRecord
+from ...provision import EnvPlan, command_not_found, fix_for_missing_command, fix_for_missing_module, missing_module
 
 CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|([^\s:]+): No such file or directory")
 NOT_FOUND_CMD = re.compile(r"(?:^|\s)(python|pip): (?:command )?not found")
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*Exception in thread", re.M)
+WRITE_MISSING = re.compile(r"(?:FileNotFoundError|No such file or directory)[^\n]*?['\"]([^'\"]+)['\"]")
+ARCHIVES = (".gz", ".zip", ".tar.gz", ".tgz", ".tar", ".xz", ".bz2", ".tar.xz")
 
 
 @dataclass
 class Fix:
     script: str
+    """The command to run again (unchanged when only a setup step is needed)."""
     action: Action
     purpose: str
     env: dict[str, str]
+    setup: str | None = None
+    """A step to run before retrying (network on when `network`)."""
+    network: bool = False
+    replay: list[dict] = field(default_factory=list)
 
 
 def valid_output(rec: CommandRecord) -> bool:
@@ -32,29 +43,118 @@ def valid_output(rec: CommandRecord) -> bool:
     return rec.ok and produced and not TRACEBACK.search(rec.stderr)
 
 
-def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[str, str], env: dict[str, str]) -> Fix | None:
+def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[str, str], env: dict[str, str],
+             plan: EnvPlan | None = None, cwd: str = ".") -> Fix | None:
+    """The first mechanical fix that explains the failure, or None."""
     if rec.timed_out:
         return None  # a hang is the artifact's problem, not a path or a variable
     text = rec.stderr + "\n" + rec.stdout
+    for check in (_missing_module, _missing_command, _python3, _documented_env, _archive, _output_folder, _moved_path):
+        fix = check(text, script, files, env_vars, env, plan, cwd)
+        if fix is not None:
+            return fix
+    return None
+
+
+def _missing_module(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    module = missing_module(text)
+    step = fix_for_missing_module(module, plan, files) if module and plan is not None else None
+    if step is None:
+        return None
+    return Fix(script, Action("install", step.script), step.purpose, env, setup=step.script, network=True)
+
+
+def _missing_command(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    name = command_not_found(text)
+    step = fix_for_missing_command(name, plan) if name and plan is not None else None
+    if step is None:
+        return None
+    return Fix(script, Action(step.action if step.action != "run" else "install", step.script), step.purpose, env,
+               setup=step.script, network=step.network)
+
+
+def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     missing = NOT_FOUND_CMD.search(text)
-    if missing:
-        word = missing.group(1)
-        fixed = re.sub(rf"(^|\s|;|&&){word}(\s)", rf"\1{word}3\2", script)
-        if fixed != script:
-            return Fix(fixed, Action("version", fixed), f"'{word}' is not on this system; use '{word}3'", env)
+    if not missing:
+        return None
+    word = missing.group(1)
+    fixed = re.sub(rf"(^|\s|;|&&){word}(\s)", rf"\1{word}3\2", script)
+    return Fix(fixed, Action("version", fixed), f"'{word}' is not on this system; use '{word}3'", env) if fixed != script else None
+
+
+def _documented_env(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     for name, value in env_vars.items():
         if name not in env and re.search(rf"\b{name}\b", text):
-            new_env = {**env, name: value}
-            return Fix(script, Action("env", f"{name}={value}"), f"the run needs {name}, which the documentation sets to {value}", new_env)
-    match = CANT_OPEN.search(text)
-    if match:
-        wanted = next(g for g in match.groups() if g)
-        fixed = _fix_path(script, wanted, files)
+            return Fix(script, Action("env", f"{name}={value}"), f"the run needs {name}, which the documentation sets to {value}",
+                       {**env, name: value})
+    return None
+
+
+def _wanted_paths(text: str) -> list[str]:
+    return [g for m in CANT_OPEN.finditer(text) for g in m.groups() if g] + WRITE_MISSING.findall(text)
+
+
+def _archive(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """A file the run needs is shipped compressed next to where it is expected: unpack it (I1)."""
+    for wanted in _wanted_paths(text):
+        rel = _rel(wanted, cwd)
+        packed = next((f for f in (rel + ext for ext in ARCHIVES) if f in files), None)
+        if packed:
+            unpack = _unpack_command(packed)
+            return Fix(script, Action("prepare", unpack), f"{rel} is shipped compressed as {packed}; unpack it", env,
+                       setup=unpack)
+    return None
+
+
+def _output_folder(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """The run writes into a folder that does not exist: create it, as a reviewer would (I1)."""
+    folders = {str(PurePosixPath(f).parent) for f in files}
+    for wanted in WRITE_MISSING.findall(text):
+        rel = _rel(wanted, cwd)
+        parent = str(PurePosixPath(rel).parent)
+        if parent in ("", ".") or parent in folders or rel in files or wanted.startswith("/") and not wanted.startswith("/artifact"):
+            continue
+        if re.search(r"\.(csv|json|txt|pdf|png|svg|pkl|npy|log|tex|md|h5|xlsx?)$", rel, re.I):
+            mkdir = f"mkdir -p {shlex.quote(parent)}"
+            return Fix(script, Action("prepare", mkdir), f"the run writes {rel} but its folder {parent}/ does not exist", env,
+                       setup=mkdir)
+    return None
+
+
+def _moved_path(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    for wanted in _wanted_paths(text):
+        fixed = _fix_path(script, wanted, files, cwd)
         if fixed:
             token, actual, new_script = fixed
-            return Fix(new_script, Action("path_fix", relocation(token, actual)),
-                       f"'{wanted}' does not exist; the file is at {actual}", env)
+            return Fix(new_script, Action("path_fix", relocation(token, actual)), f"'{wanted}' does not exist; the file is at {actual}",
+                       env)
     return None
+
+
+def _rel(path: str, cwd: str) -> str:
+    path = path.removeprefix("/artifact/").removeprefix("./")
+    if cwd in ("", ".") or path.startswith("/"):
+        return path
+    parts = list(PurePosixPath(cwd).parts) + list(PurePosixPath(path).parts)
+    out: list[str] = []
+    for part in parts:
+        if part == "..":
+            if out:
+                out.pop()
+        elif part != ".":
+            out.append(part)
+    return "/".join(out)
+
+
+def _unpack_command(packed: str) -> str:
+    q = shlex.quote(packed)
+    folder = shlex.quote(str(PurePosixPath(packed).parent))
+    if packed.endswith(".zip"):
+        return f"unzip -o -q {q} -d {folder}"
+    if packed.endswith((".tar.gz", ".tgz", ".tar", ".tar.xz")):
+        return f"tar -xf {q} -C {folder}"
+    tool = {".gz": "gunzip", ".xz": "unxz", ".bz2": "bunzip2"}[PurePosixPath(packed).suffix]
+    return f"{tool} -k -f {q}"
 
 
 def relocation(documented: str, actual: str) -> str:
@@ -62,11 +162,13 @@ def relocation(documented: str, actual: str) -> str:
     return f"use {actual} for documented {documented}"
 
 
-def _fix_path(script: str, wanted: str, files: list[str]) -> tuple[str, str, str] | None:
+def _fix_path(script: str, wanted: str, files: list[str], cwd: str = ".") -> tuple[str, str, str] | None:
     base = PurePosixPath(wanted).name
     hits = sorted((f for f in files if PurePosixPath(f).name == base), key=lambda f: (f.count("/"), f))
     if not hits or not base:
         return None
+    if cwd not in ("", "."):
+        hits = [posixpath.relpath(h, cwd) for h in hits]
     lines = script.splitlines()
     last = lines[-1]
     try:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from ...models import EvidenceLevel, PhasePacket
+from ...acquire.location import publication_record
+from ...models import EvidenceLevel, Flag, PhasePacket
 from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
 
@@ -19,6 +20,9 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     acq, acq_ev = tools.acquire_artifact()
     gc1 = acq.ok
     checklist = [item("GC1", gc1, [acq_ev.id], f"{acq.kind or 'source'}: {len(acq.files)} files" if gc1 else (acq.error or "no files"))]
+    flags: list[Flag] = []
+    if gc1:
+        checklist[0], location, flags = _location(tools, acq, acq_ev.id, checklist[0])
     if not gc1:
         checklist += [item("GC2", False, [acq_ev.id], "not assessed: the artifact could not be acquired"),
                       item("GC3", False, [acq_ev.id], "not assessed: the artifact could not be acquired")]
@@ -65,13 +69,31 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
             if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
     note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
     checklist.append(item("GC3", gc3, [rel_ev.id], note))
-    facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped}
-    return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id)
+    facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped, "location": location}
+    return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id, flags)
 
 
-def _packet(checklist, gate: dict[str, bool], facts: dict, acq_id: str) -> PhasePacket:
+def _location(tools: PhaseTools, acq, acq_id: str, gc1):
+    """Where the artifact is published and whether the paper links it: GC1's evidence beyond the download."""
+    entry = tools.locate_entry()
+    record = publication_record(tools.source, tools.paper.links, (tools.read_file(entry, 200_000) or "") if entry else "")
+    ev = tools.record_evidence("location", "publication", record,
+                               f"published at {record['public_location'] or 'no public location known'}"
+                               + (f" ({record['location_kind']})" if record["location_kind"] else ""), EvidenceLevel.E1)
+    where = record["public_location"]
+    note = f"{gc1.note}; " + (f"published at {where} ({record['location_kind']}"
+                              + (", archival" if record["archival"] else "") + ")" if where else "no public location")
+    note += "; the paper links it" if record["paper_links_location"] else ("; the paper does not link it" if where else "")
+    flags = []
+    if record["reviewed_copy"] == "local":
+        severity, code = ("info", "availability-local-copy") if where else ("medium", "availability-unverified")
+        flags.append(Flag(severity=severity, code=code, phase="gate", message=record["note"]))
+    return item("GC1", True, [acq_id, ev.id], note), record, flags
+
+
+def _packet(checklist, gate: dict[str, bool], facts: dict, acq_id: str, flags: list[Flag] | None = None) -> PhasePacket:
     passed = all(gate.values())
     failed = [k for k, v in gate.items() if not v]
     summary = "All gate checks pass." if passed else f"Gate failed: {', '.join(failed)}. The review stops here."
     return PhasePacket(phase="gate", gate=gate, checklist=checklist, evidence=cited(checklist, acq_id),
-                       evidence_level=EvidenceLevel.E1, facts=facts, summary=summary)
+                       evidence_level=EvidenceLevel.E1, facts=facts, summary=summary, flags=flags or [])

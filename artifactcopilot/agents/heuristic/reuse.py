@@ -1,58 +1,140 @@
-"""D5: find a documented reuse path and validate it with a transfer run."""
+"""D5: find the documented way to use the artifact anew and validate it with a transfer case, run twice.
+
+The transfer case comes from what the documentation offers for new use, in this order: a command it gives in a
+reuse section ("Using your own data", "Customizing"); the documented command on a new input built from the
+artifact's own example input (a subset of it, for a documented input format); a library API example, run as a
+short script that imports the artifact. It must give valid output on a functional base (D3 at WA or above).
+"""
 from __future__ import annotations
+
+import shlex
+from pathlib import PurePosixPath
 
 from ...interventions import Action
 from ...models import EvidenceLevel, InterventionLevel, PhasePacket, Score
-from ...readme import DocCommand
 from ...rules import supported_score
-from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
+from ..base import PhaseContext, cited, item
+from .common import Deadline, plan_of, steps_of
 from .fixes import valid_output
-from .run import _normalized, attempt
+from .run import attempt, normalized
+from .runsteps import Attempt, command_of
 
-REUSE_DIRS = ("examples/", "example/", "configs/", "config/", "samples/")
+DATA_SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".dat", ".log", ".xml")
+TRANSFER_DIR = ".copilot/transfer"
+
+
+def _new_input_cases(tools: PhaseTools, runs: list[dict]) -> list[dict]:
+    """The documented command on a new input: the example input it reads, cut to a subset."""
+    files, cases = set(tools.list_files()), []
+    for run in runs:
+        try:
+            words = shlex.split(run["script"])
+        except ValueError:
+            continue
+        for i, word in enumerate(words):
+            rel = word if run["cwd"] in ("", ".") else f"{run['cwd'].rstrip('/')}/{word}"
+            rel = rel.removeprefix("./")
+            if rel in files and rel.lower().endswith(DATA_SUFFIXES) and i > 0:
+                text = tools.read_file(rel, 5_000_000) or ""
+                lines = [ln for ln in text.splitlines() if ln.strip()]
+                if len(lines) >= 2:
+                    cases.append({"run": run, "index": i, "input": rel, "lines": len(lines)})
+    return cases
+
+
+def _subset_script(rel: str, lines: int) -> tuple[str, str]:
+    """A command that writes a new input (the first half of an example's records, header kept) and its path."""
+    keep = max(1, lines // 2)
+    target = f"{TRANSFER_DIR}/{PurePosixPath(rel).stem}-subset{PurePosixPath(rel).suffix}"
+    return f"mkdir -p {TRANSFER_DIR} && grep -v '^[[:space:]]*$' {shlex.quote(rel)} | head -n {keep} > {shlex.quote(target)}", target
+
+
+
+def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: Deadline) -> tuple[dict | None, list[str]]:
+    """Try the transfer cases in order; the first that gives valid output is run again for repeatability."""
+    d1 = ctx.packets["D1"]
+    plan, env_vars, tried = plan_of(ctx.packets.get("D2")), dict(d1.facts.get("env_vars", {})), []
+    reuse_steps = [s for s in steps_of(d1) if s.reuse and s.kind in ("workflow", "plot") and s.runnable
+                   and s.cmd not in {r["cmd"] for r in runs}]
+    for step in reuse_steps[:2]:
+        script, action, why = command_of(step)
+        att = attempt(tools, tools.run_transfer, step, script, action, {**env_vars, **step.env}, env_vars,
+                      f"documented reuse case ({step.source})", plan, deadline, [])
+        tried.append(att.outcome())
+        if att.valid:
+            return {"kind": "documented reuse command", "attempt": att, "input": None}, tried
+    for case in _new_input_cases(tools, runs)[:2]:
+        run = case["run"]
+        prepare, new_input = _subset_script(case["input"], case["lines"])
+        tools.run_setup(prepare, Action("prepare", prepare), f"a new input for the transfer case: a subset of {case['input']}",
+                        network=False, timeout=60)
+        words = shlex.split(run["script"])
+        rel_new = new_input if run["cwd"] in ("", ".") else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input))
+        words[case["index"]] = rel_new
+        script = shlex.join(words)
+        step = _step_of(run)
+        att = attempt(tools, tools.run_transfer, step, script, Action("run", run["cmd"], documented=True), dict(run.get("env") or {}),
+                      env_vars, f"the documented `{run['cmd']}` on a new input ({new_input}, from {case['input']})", plan, deadline, [])
+        tried.append(att.outcome())
+        if att.valid:
+            return {"kind": "documented command on a new input", "attempt": att, "input": case["input"]}, tried
+    return None, tried
+
+
+def _step_of(run: dict):
+    from ...discovery import Step
+
+    return Step(cmd=run["cmd"], inner=run["script"], runner=None, kind=run.get("kind", "workflow"), source=run.get("source", ""),
+                section=run.get("section", ""), cwd=run.get("cwd", "."))
 
 
 def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d1, d3 = ctx.packets["D1"], ctx.packets["D3"]
     base = d3.score is not None and d3.score >= Score.WA
-    run = d3.facts.get("run") or {}
-    commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
-    reuse_cmds = [c for c in commands if c.kind == "reuse" and c.cmd != run.get("cmd")]
-    dirs = sorted({f.split("/", 1)[0] + "/" for f in tools.list_files() if f.startswith(REUSE_DIRS)})
-    sections = d1.facts.get("reuse_sections", [])
-    discovery = {"reuse_sections": sections, "reuse_commands": [c.script() for c in reuse_cmds], "reuse_folders": dirs,
-                 "functional_base": base}
-    entry = bool(reuse_cmds or sections or dirs)
-    runs, validated, repeatable, transfer_ev = [], False, False, []
-    if base and reuse_cmds:
-        cand = reuse_cmds[0]
-        env = dict(run.get("env") or {})
-        res, all_runs, script, used_env = attempt(tools, tools.run_transfer, cand, env, d1.facts.get("env_vars", {}), "transfer case")
-        transfer_ev = [r.evidence.id for r in all_runs]
-        validated = valid_output(res.record)
-        if validated:
-            again = tools.run_transfer(script, Action("run", cand.cmd, documented=True), f"repeat of transfer {res.evidence.id}", env=used_env)
-            transfer_ev.append(again.evidence.id)
-            repeatable = valid_output(again.record) and _normalized(again.record.stdout) == _normalized(res.record.stdout)
-        runs = [{"cmd": cand.cmd, "valid": validated, "evidence": transfer_ev}]
-    discovery["transfer_runs"] = runs
+    runs = [r for r in d3.facts.get("runs", []) if r.get("evidence") and not r.get("notebook")]
+    hints = d1.facts.get("reuse") or {}
+    sections = hints.get("sections", [])
+    examples = [e for e in hints.get("api_examples", [])]
+    formats = [f["title"] for f in hints.get("input_formats", [])]
+    options = [o["flag"] for o in hints.get("unused_options", [])]
+    entry = bool(sections or examples or formats or hints.get("config_files") or options)
+    found, tried, repeat_ev = None, [], []
+    deadline = Deadline.for_phase("D5", tools.options.budget_s)
+    if base:
+        found, tried = _transfer(tools, ctx, runs, deadline)
+    validated = found is not None
+    repeatable = False
+    if found:
+        att: Attempt = found["attempt"]
+        last = att.runs[-1]
+        timeout = deadline.timeout(tools.options.timeout_s)
+        if timeout is not None:
+            again = tools.run_transfer(att.script, Action("run", att.step.cmd, documented=True), f"repeat of transfer {last.evidence.id}",
+                                       env=att.env, cwd=att.step.cwd, timeout=timeout)
+            repeat_ev = [again.evidence.id]
+            repeatable = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    transfer_ev = [r.evidence.id for r in found["attempt"].runs] + repeat_ev if found else []
+    discovery = {"reuse_sections": sections, "api_examples": [e.get("source") for e in examples], "input_formats": formats,
+                 "unused_options": options, "functional_base": base, "tried": tried,
+                 "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"]} if found else None}
     ev = tools.record_evidence("reuse", "reuse-discovery", discovery,
                                f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}", EvidenceLevel.E1)
     mine = [i for i in tools.store.interventions() if i.phase == "D5"]
     low = all(i.level <= InterventionLevel.I1 for i in mine)
+    what = f"{found['kind']}: `{found['attempt'].script[:120]}`" if found else ""
     checklist = [
         item("D5.functional_base", base, [ev.id, *d3.evidence[:1]], f"D3 scored {d3.score.value if d3.score else 'none'}"),
-        item("D5.entry", entry, [ev.id, *d1.evidence[:1]], ", ".join(sections + dirs) or "no reuse section, examples or configs"),
-        item("D5.transfer_info", bool(reuse_cmds), [ev.id], reuse_cmds[0].cmd if reuse_cmds else "no concrete transfer command documented"),
-        item("D5.transfer_validated", validated, transfer_ev or [ev.id], "transfer run gave valid output" if validated else
-             ("not attempted: no functional base" if not base else "not validated")),
-        item("D5.low_intervention", low and bool(runs), transfer_ev or [ev.id], "" if low else "transfer needed interventions above I1"),
-        item("D5.repeatable", repeatable, transfer_ev or [ev.id]),
+        item("D5.entry", entry, [ev.id, *d1.evidence[:1]], ", ".join(sections + formats + options[:3]) or "no reuse section, input format, API example or option documented"),
+        item("D5.transfer_info", bool(found) or bool(sections and examples), [ev.id], what or "no concrete transfer case documented or buildable from the docs"),
+        item("D5.transfer_validated", validated, transfer_ev or [ev.id], f"{what} gave valid output" if validated else
+             ("not attempted: no functional base" if not base else "no transfer case gave valid output: " + "; ".join(tried[:3]))),
+        item("D5.low_intervention", low and validated, transfer_ev or [ev.id], "" if low else "transfer needed interventions above I1"),
+        item("D5.repeatable", repeatable, transfer_ev or [ev.id], "the second run gave the same output" if repeatable else ""),
     ]
     level = EvidenceLevel.E2 if validated else EvidenceLevel.E1
     score, _ = supported_score("D5", checklist, level, tools.store.interventions(), ctx.rubric)
-    summary = (f"Transfer case `{reuse_cmds[0].cmd}` ran with valid output." if validated else
+    summary = (f"Transfer case ({what}) ran with valid output." if validated else
                "No functional base for reuse." if not base else "No transfer case could be validated.")
     return PhasePacket(phase="D5", score=score, checklist=checklist, evidence=cited(checklist, ev.id), evidence_level=level,
                        facts={"transfer_validated": validated}, summary=summary, interventions=[i.id for i in mine])

@@ -1,39 +1,67 @@
-"""D3: choose the representative workflow from the documentation, run it, fix mechanical failures."""
+"""D3: run what the documentation says to run, as a reviewer following it would, and judge the workflow.
+
+Data preparation first (unpack, decompress), then the documented workflow, plot and test commands and
+notebooks in documentation order — placeholders filled from the docs' own examples or the step reported as not
+runnable, runner prefixes (`uv run`, `poetry run`) run in the review's environment, quick/reduced modes preferred
+when the docs call the full run long — each within the phase's share of the time budget, with the mechanical
+fixes a human would try. The representative workflow is the best-ranked command that produced valid output.
+"""
 from __future__ import annotations
 
 import re
 
+from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
-from ...readme import DocCommand
+from ...provision import EnvPlan, notebook_tooling
 from ...rules import supported_score
+from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
-from ...tools import CommandResult, PhaseTools
+from .common import Deadline, action_for, plan_of, steps_of
 from .fixes import diagnose, valid_output
+from .runsteps import Attempt, candidates, command_of, not_runnable
 
-MAX_CANDIDATES = 3
-MAX_FIXES = 3
+MAX_FIXES = 4
+MAX_RUNS = 12
 PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
-TIMING_LINE = re.compile(r"time|elapsed|seconds|took|duration|\d\d:\d\d:\d\d", re.I)
-
-
-def rank(candidates: list[DocCommand], long_run: bool) -> list[DocCommand]:
-    """Prefer commands tied to paper results; prefer quick modes when the full run is declared long."""
-    has_quick = any(c.quick for c in candidates)
-
-    def weight(pair):
-        idx, c = pair
-        w = 3 * bool(c.mentions) + 2 * bool(PAPER_SECTION.search(c.section)) + 2 * bool(re.search(r"reproduc", c.cmd, re.I))
-        if long_run and has_quick:
-            w += 2 if c.quick else -2
-        return (-w, idx)
-    return [c for _, c in sorted(enumerate(candidates), key=weight)]
-
-
+TIMING_LINE = re.compile(r"time|elapsed|seconds|took|duration|\d\d:\d\d:\d\d|it/s|s/it", re.I)
 TEXT_FILE = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat")
 
 
-def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str]) -> tuple[str | None, list[str]]:
+def normalized(text: str) -> str:
+    return "\n".join(ln for ln in text.splitlines() if not TIMING_LINE.search(ln)).strip()
+
+
+def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str], env_vars: dict[str, str],
+            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict]) -> Attempt:
+    """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged."""
+    timeout = deadline.timeout(tools.options.timeout_s)
+    if timeout is None:
+        return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
+    res = runner(script, action, purpose, env=env, cwd=step.cwd, timeout=timeout)
+    runs = [res]
+    for _ in range(MAX_FIXES):
+        if valid_output(res.record) or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
+            break
+        fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, step.cwd)
+        if fix is None:
+            break
+        if fix.setup:
+            setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network, cwd="." if fix.network else step.cwd,
+                                    timeout=min(timeout, 600))
+            if not setup.record.ok:
+                break
+            replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else step.cwd})
+            action = Action("run", script, documented=action.documented) if action.kind == "run" else action
+        else:
+            action = fix.action
+        script, env = fix.script, fix.env
+        res = runner(script, action, fix.purpose, env=env, cwd=step.cwd, timeout=timeout)
+        runs.append(res)
+    return Attempt(step, script, env, runs)
+
+
+def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str], cwd: str) -> tuple[str | None, list[str]]:
     """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
 
     Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
@@ -51,106 +79,168 @@ def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, s
             continue
         if shown in text or len(text) >= 0.9 * len(shown):
             return rel, []
-        record, out, ev = tools.verify_provenance(script, rel, env=env)
+        record, out, ev = tools.verify_provenance(script if cwd in ("", ".") else f"cd {cwd} && {script}", rel, env=env)
         if text not in " ".join(out.split()):
             return rel, [ev.id]
     return None, []
 
 
-def _normalized(text: str) -> str:
-    return "\n".join(ln for ln in text.splitlines() if not TIMING_LINE.search(ln)).strip()
+def _prepare(tools: PhaseTools, steps: list[Step], deadline: Deadline, env_vars: dict) -> list[dict]:
+    """Documented data preparation (unpack, decompress) before any workflow command, in documentation order."""
+    done = []
+    for step in steps:
+        if step.kind != "data" or not step.runnable or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
+            continue
+        res = tools.run_workflow(step.inner, Action("run", step.cmd, documented=True), f"data preparation ({step.source})",
+                                 env={**env_vars, **step.env}, cwd=step.cwd, timeout=timeout)
+        done.append({"cmd": step.cmd, "source": step.source, "evidence": res.evidence.id, "ok": res.record.ok})
+    return done
 
 
-def attempt(tools: PhaseTools, runner, cmd: DocCommand, env: dict[str, str], env_vars: dict[str, str],
-            purpose: str) -> tuple[CommandResult, list[CommandResult], str, dict[str, str]]:
-    """Run a documented command, then up to MAX_FIXES mechanical fixes. Returns (last, all, script, env)."""
-    script = cmd.script()
-    res = runner(script, Action("run", cmd.cmd, documented=True), purpose, env=env)
-    runs = [res]
-    for _ in range(MAX_FIXES):
-        if valid_output(res.record):
-            break
-        fix = diagnose(res.record, script, tools.list_files(), env_vars, env)
-        if fix is None:
-            break
-        script, env = fix.script, fix.env
-        res = runner(script, fix.action, fix.purpose, env=env)
-        runs.append(res)
-    return res, runs, script, env
+def _notebook_tooling(tools: PhaseTools, plan: EnvPlan, state: dict) -> bool:
+    if state.get("notebooks") is None:
+        ok = True
+        for step in notebook_tooling(plan):
+            res = tools.run_setup(step.script, action_for(step), step.purpose, network=step.network, timeout=600)
+            ok = ok and res.record.ok
+            if res.record.ok:
+                state["replay"].append({"script": step.script, "network": step.network})
+        state["notebooks"] = ok
+    return bool(state["notebooks"])
+
+
+def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict) -> Attempt:
+    if step.notebook:
+        if not tools.ctx.venv_ready or not _notebook_tooling(tools, plan, state):
+            return Attempt(step, step.cmd, {}, [], "not run: the notebook tooling (nbclient, ipykernel) could not be installed")
+        timeout = deadline.timeout(tools.options.timeout_s)
+        if timeout is None:
+            return Attempt(step, step.cmd, {}, [], "not run: the phase's time budget was used up")
+        res, executed = tools.run_notebook(step.notebook, Action("run", step.cmd, documented=step.documented),
+                                           f"notebook {step.notebook} ({step.source})", timeout=timeout)
+        return Attempt(step, step.cmd, {}, [res], executed=executed)
+    script, action, why = command_of(step)
+    env = {**env_vars, **step.env}
+    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"])
 
 
 def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     d1, d2 = ctx.packets["D1"], ctx.packets.get("D2")
-    commands = [DocCommand(**c) for c in d1.facts.get("commands", [])]
-    env_vars = d1.facts.get("env_vars", {})
-    workflow = [c for c in commands if c.kind == "workflow"]
-    candidates = rank(workflow, d1.facts.get("long_run_warning", False))[:MAX_CANDIDATES]
-    selection = {"documented_workflow_commands": [c.script() for c in workflow],
-                 "ranked": [{"cmd": c.cmd, "section": c.section, "mentions": c.mentions, "quick": c.quick} for c in candidates]}
-    chosen, display_only = None, None
-    tried = []
-    env = dict(d2.facts.get("env", {})) if d2 else {}
-    env = {k: v for k, v in env.items() if k not in env_vars}  # documented exports are applied by the script itself
-    for cand in candidates:
-        res, runs, script, used_env = attempt(tools, tools.run_workflow, cand, env, env_vars, "representative workflow")
-        shown, prov = displayed_file(tools, res.record.stdout, script, used_env) if valid_output(res.record) else (None, [])
-        tried.append({"cmd": cand.cmd, "runs": [r.evidence.id for r in runs], "valid": valid_output(res.record),
-                      "only_displays": shown})
-        if valid_output(res.record) and shown is None:
-            chosen = (cand, res, runs, script, used_env)
-            break
-        if shown and display_only is None:  # keep looking for a command that computes something
-            display_only = (cand, res, runs, script, used_env, shown, prov)
-    selection["tried"] = tried
-    selection["chosen"] = chosen[0].cmd if chosen else None
+    steps, env_vars = steps_of(d1), dict(d1.facts.get("env_vars", {}))
+    plan, deadline = plan_of(d2), Deadline.for_phase("D3", tools.options.budget_s)
+    state: dict = {"replay": []}
+    prepared = _prepare(tools, steps, deadline, env_vars)
+    ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities)
+    attempts: list[Attempt] = []
+    for step in ordered:
+        if len([a for a in attempts if a.runs]) >= MAX_RUNS:
+            skipped.append(not_runnable(step, f"more than {MAX_RUNS} commands documented; not all were run"))
+            continue
+        if not step.documented and any(a.valid and a.step.documented for a in attempts):
+            continue  # a Makefile target or driver script only when the documented workflow gave nothing
+        attempts.append(_run_step(tools, step, plan, env_vars, deadline, state))
+    return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
+
+
+def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None, Attempt | None, str | None, list[str]]:
+    """(chosen, display_only, displayed file, provenance evidence): the best-ranked valid run that computes something."""
+    display = None
+    for a in sorted((a for a in attempts if a.valid), key=lambda a: a.rank()):
+        if a.executed:
+            return a, display, None, []
+        last = a.runs[-1]
+        shown, prov = displayed_file(tools, last.record.stdout, a.script, a.env, a.step.cwd)
+        if shown is None:
+            return a, display, None, []
+        display = display or (a, shown, prov)
+    return None, display[0] if display else None, display[1] if display else None, display[2] if display else []
+
+
+def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, state, deadline) -> PhasePacket:
+    chosen, display, shown, prov = _choose(tools, attempts)
+    selection = {"prepared": prepared, "skipped": skipped,
+                 "attempts": [a.summary() for a in attempts], "chosen": chosen.step.cmd if chosen else None}
+    runnable = [s for s in steps if s.kind in ("workflow", "plot", "test")]
     sel_ev = tools.record_evidence("selection", "workflow-selection", selection,
-                                   f"{len(workflow)} documented workflow commands; chosen: {selection['chosen'] or 'none'}", EvidenceLevel.E1)
-    all_runs = [e for t in tried for e in t["runs"]]
-    if not candidates:
-        checklist = [item("RW1", False, [sel_ev.id], "no documented workflow command"),
-                     item("RW2", False, [sel_ev.id]), item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]),
-                     item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]), item("D3.stable", False, [sel_ev.id])]
-        return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"run": None}, sel_ev.id, "No documented workflow to run.")
-    if chosen is None and display_only is not None:
-        cand, res, runs, script, used_env, shown, prov = display_only
-        checklist = [item("RW1", True, [sel_ev.id], f"documented in section '{cand.section}'"),
-                     item("RW2", False, [res.evidence.id, sel_ev.id, *prov], f"the command only prints the pre-existing file {shown}"),
-                     item("RW3", True, [res.evidence.id], "exit 0 with output"),
-                     item("RW4", bool(cand.mentions), [sel_ev.id]),
-                     item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]),
-                     item("D3.stable", False, [res.evidence.id], "not assessed: nothing was computed")]
-        return _packet(ctx, tools, checklist, EvidenceLevel.E1, {"run": None, "displayed": {"file": shown, "evidence": res.evidence.id, "cmd": cand.cmd}}, sel_ev.id,
-                       f"`{cand.cmd}` only prints {shown}, which is precomputed material (E1), not an executed workflow.")
+                                   f"{len(runnable)} documented workflow commands; {len([a for a in attempts if a.runs])} run; "
+                                   f"{len([a for a in attempts if a.valid])} gave valid output; chosen: {selection['chosen'] or 'none'}",
+                                   EvidenceLevel.E1)
+    coverage = _coverage(d1, attempts, skipped, deadline)
+    facts = {"runs": [a.fact() for a in attempts if a.valid], "coverage": coverage, "replay": state["replay"], "run": None}
+    all_runs = [r.evidence.id for a in attempts for r in a.runs]
+    rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
+    if not attempts and not runnable:
+        checklist = [item("RW1", False, [sel_ev.id], "no documented workflow command"), item("RW2", False, [sel_ev.id]),
+                     item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5, item("D3.stable", False, [sel_ev.id])]
+        return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_ev.id, "No documented workflow to run.")
     if chosen is None:
-        outcomes = "; ".join(tools.store.get(t["runs"][-1]).summary for t in tried)
-        checklist = [item("RW1", True, [sel_ev.id], f"documented: {candidates[0].cmd}"),
-                     item("RW2", True, [sel_ev.id]),
-                     item("RW3", False, all_runs, f"no candidate produced valid output: {outcomes}"),
-                     item("RW4", bool(candidates[0].mentions), [sel_ev.id]),
-                     item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id]),
-                     item("D3.stable", False, all_runs, "no successful run to repeat")]
-        return _packet(ctx, tools, checklist, EvidenceLevel.E0, {"run": None}, sel_ev.id,
-                       f"The documented workflow did not produce valid output: {outcomes}.")
-    cand, res, runs, script, used_env = chosen
-    stable, stable_ev = False, []
-    if res.record.duration_s <= tools.options.stability_rerun_max_s:
-        again = tools.run_workflow(script, Action("run", cand.cmd, documented=True), f"stability rerun of {res.evidence.id}", env=used_env)
-        stable_ev = [again.evidence.id]
-        stable = valid_output(again.record) and _normalized(again.record.stdout) == _normalized(res.record.stdout)
+        return _failed(ctx, tools, attempts, display, shown, prov, sel_ev.id, rw5, facts, all_runs)
+    last = chosen.runs[-1]
+    stable, stable_ev = _stability(tools, chosen, deadline)
+    step = chosen.step
+    facts["run"] = chosen.fact()
     checklist = [
-        item("RW1", True, [sel_ev.id], f"documented in section '{cand.section}'"),
-        item("RW2", cand.kind != "trivial", [res.evidence.id], cand.cmd),
-        item("RW3", True, [res.evidence.id], f"exit 0, {len(res.record.stdout)} chars of output, {len(res.record.files_created)} files created"),
-        item("RW4", bool(cand.mentions) or bool(PAPER_SECTION.search(cand.section)), [sel_ev.id],
-             f"tied to {', '.join(cand.mentions)}" if cand.mentions else f"section '{cand.section}'"),
-        item("RW5", bool(d1.facts.get("coverage_stated")), [sel_ev.id], "quick/reduced mode or run length stated" if d1.facts.get("coverage_stated") else "coverage not stated"),
-        item("D3.stable", stable, stable_ev or [res.evidence.id], "second run gave the same output" if stable else "not repeated or output differed"),
+        item("RW1", True, [sel_ev.id], f"documented at {step.source}" + ("" if step.documented else " (author script)")),
+        item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
+        item("RW3", True, [last.evidence.id], f"exit 0, {len(last.record.stdout)} chars of output, {len(last.record.files_created)} files created"),
+        item("RW4", bool(step.mentions) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
+             f"tied to {', '.join(step.mentions)}" if step.mentions else f"section '{step.section}'"),
+        rw5,
+        item("D3.stable", stable, stable_ev or [last.evidence.id], "second run gave the same output" if stable else "not repeated or output differed"),
     ]
-    run = {"script": script, "cmd": cand.cmd, "section": cand.section, "mentions": cand.mentions, "quick": cand.quick,
-           "evidence": res.evidence.id, "env": used_env, "files_created": res.record.files_created,
-           "files_modified": res.record.files_modified, "duration_s": res.record.duration_s}
-    return _packet(ctx, tools, checklist, EvidenceLevel.E2, {"run": run}, sel_ev.id,
-                   f"Ran `{cand.cmd}` ({res.record.duration_s:.1f}s, exit 0)" + (" after mechanical fixes." if len(runs) > 1 else " as documented."))
+    fixes = " after mechanical fixes" if len(chosen.runs) > 1 else " as documented"
+    others = len([a for a in attempts if a.valid]) - 1
+    summary = (f"Ran `{step.cmd}` ({last.record.duration_s:.1f}s, exit 0){fixes}"
+               + (f"; {others} more documented commands gave valid output" if others > 0 else "") + f". {coverage['text']}")
+    return _packet(ctx, tools, checklist, EvidenceLevel.E2, facts, sel_ev.id, summary)
+
+
+def _failed(ctx, tools, attempts, display, shown, prov, sel_id, rw5, facts, all_runs) -> PhasePacket:
+    if display is not None:
+        last = display.runs[-1]
+        checklist = [item("RW1", True, [sel_id], f"documented at {display.step.source}"),
+                     item("RW2", False, [last.evidence.id, sel_id, *prov], f"the command only prints the pre-existing file {shown}"),
+                     item("RW3", True, [last.evidence.id], "exit 0 with output"),
+                     item("RW4", bool(display.step.mentions), [sel_id]), rw5,
+                     item("D3.stable", False, [last.evidence.id], "not assessed: nothing was computed")]
+        facts["displayed"] = {"file": shown, "evidence": last.evidence.id, "cmd": display.step.cmd}
+        return _packet(ctx, tools, checklist, EvidenceLevel.E1, facts, sel_id,
+                       f"`{display.step.cmd}` only prints {shown}, which is precomputed material (E1), not an executed workflow.")
+    outcomes = "; ".join(a.outcome(tools) for a in attempts[:6]) or "nothing could be run"
+    first = attempts[0].step if attempts else None
+    checklist = [item("RW1", bool(attempts), [sel_id], f"documented: {first.cmd}" if first else "no runnable documented command"),
+                 item("RW2", bool(attempts), [sel_id]),
+                 item("RW3", False, all_runs or [sel_id], f"no documented command produced valid output: {outcomes}"),
+                 item("RW4", bool(first and first.mentions), [sel_id]), rw5,
+                 item("D3.stable", False, all_runs or [sel_id], "no successful run to repeat")]
+    return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_id, f"The documented workflow did not produce valid output: {outcomes}.")
+
+
+def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[bool, list[str]]:
+    last = chosen.runs[-1]
+    timeout = deadline.timeout(tools.options.timeout_s)
+    if chosen.executed or last.record.duration_s > tools.options.stability_rerun_max_s or timeout is None \
+            or last.record.duration_s * 1.5 > (deadline.left() or 0):
+        return False, []
+    again = tools.run_workflow(chosen.script, Action("run", chosen.step.cmd, documented=chosen.step.documented),
+                               f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.step.cwd, timeout=timeout)
+    same = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    return same, [again.evidence.id]
+
+
+def _coverage(d1, attempts: list[Attempt], skipped: list[dict], deadline: Deadline) -> dict:
+    valid = [a for a in attempts if a.valid]
+    reduced = [a.step.cmd for a in attempts if a.step.quick]
+    out_of_time = [a.step.cmd for a in attempts if a.note and "time budget" in a.note] + \
+                  [s["cmd"] for s in skipped if "time budget" in s.get("why", "")]
+    text = f"{len(valid)} of {len(attempts)} documented commands run gave valid output"
+    if reduced:
+        text += f"; reduced mode: {', '.join(reduced[:3])}"
+    if out_of_time:
+        text += f"; not run for lack of time: {len(out_of_time)}"
+    if d1.facts.get("long_run_warning"):
+        text += "; the documentation calls the full run long"
+    return {"text": text, "reduced": reduced, "out_of_time": out_of_time}
 
 
 def _packet(ctx, tools, checklist, level, facts, sel_id, summary) -> PhasePacket:

@@ -1,0 +1,110 @@
+"""What D4 compares: the outputs of D3's runs, and the checks beyond paper tables.
+
+Only output this review produced counts: each valid run's stdout and the text files it created or changed,
+and the executed copy of each notebook. Beyond paper tables, the run is held against what the documentation
+says it produces: the output a README shows for a command, the files (figures, results) it names, the outputs
+a notebook has stored — and against the numbers the paper states in its text.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ...sandbox.commandlog import parse_log
+from ...tools import PhaseTools
+
+TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
+
+
+@dataclass
+class Checks:
+    """The results of the checks beyond tables, with the evidence ids that record them."""
+
+    expected: list[dict] = field(default_factory=list)
+    notebooks: list[dict] = field(default_factory=list)
+    documented: list[dict] = field(default_factory=list)
+    numbers_found: list[dict] = field(default_factory=list)
+    numbers_stated: int = 0
+    evidence: list[str] = field(default_factory=list)
+
+    @property
+    def documented_output(self) -> list[str]:
+        """What the runs produced that the documentation says they should (one line each)."""
+        out = [f"documented output of `{e['command']}` matched" for e in self.expected if e["verdict"] == "match"]
+        out += [f"{n['notebook']}: stored outputs reproduced" for n in self.notebooks if n["verdict"] == "match"]
+        out += [f"{d['documented']} produced" for d in self.documented if d["verdict"] == "produced" and not d.get("figure")]
+        return out
+
+    @property
+    def figures(self) -> list[str]:
+        return [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
+                if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
+
+    @property
+    def partial(self) -> bool:
+        return any(e["verdict"] == "partial" for e in self.expected + self.notebooks) or \
+            any(d["verdict"] in ("produced", "partial") for d in self.documented)
+
+
+def run_sources(tools: PhaseTools, run: dict) -> list[tuple[str, str]]:
+    """(name, text) of one run's outputs: stdout, text files it wrote, the text outputs of an executed notebook."""
+    log = parse_log(tools.store.read(run["evidence"])) if run.get("evidence") else None
+    sources = [(f"stdout of `{run['cmd']}`", log.stdout if log else "")]
+    for rel in (run.get("files_created") or []) + (run.get("files_modified") or []):
+        if rel.lower().endswith(TEXT_OUTPUT):
+            text = tools.read_output(rel, 1_000_000)
+            if text:
+                sources.append((rel, text))
+    if run.get("executed"):
+        sources.append((run["executed"], notebook_text(tools.read_output(run["executed"], 20_000_000) or "")))
+    return sources
+
+
+def notebook_text(nb_json: str) -> str:
+    """The text outputs of a notebook's code cells (stream, text/plain, markdown/latex results)."""
+    try:
+        cells = json.loads(nb_json).get("cells", [])
+    except (ValueError, AttributeError):
+        return ""
+    parts = []
+    for cell in cells:
+        for out in cell.get("outputs", []) if isinstance(cell, dict) else []:
+            data = out.get("data", {}) if isinstance(out, dict) else {}
+            for value in (out.get("text"), data.get("text/plain"), data.get("text/markdown"), data.get("text/latex")):
+                if value:
+                    parts.append("".join(value) if isinstance(value, list) else str(value))
+    return "\n".join(parts)
+
+
+def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text: str) -> Checks:
+    checks = Checks()
+    by_order = {r["step_order"]: r for r in runs if r.get("step_order")}
+    for exp in d1_facts.get("expected_outputs", []):
+        run = by_order.get(exp["step_order"])
+        if run is None:
+            continue
+        stdout = run_sources(tools, run)[0][1]
+        match, ev = tools.check_expected_output(run["cmd"], exp["text"], stdout, exp["source"])
+        checks.expected.append({"command": run["cmd"], "verdict": match.verdict, "source": exp["source"]})
+        checks.evidence.append(ev.id)
+    for run in runs:
+        if run.get("executed") and run.get("notebook"):
+            stored = tools.read_file(run["notebook"], 20_000_000) or ""
+            executed = tools.read_output(run["executed"], 20_000_000) or ""
+            result, ev = tools.compare_notebook(run["notebook"], stored, executed)
+            checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict})
+            checks.evidence.append(ev.id)
+    documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
+    written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})
+    results, ev = tools.check_documented_outputs(documented, written)
+    if ev is not None:
+        checks.documented = [{**r.to_dict(), "figure": _is_figure(r.to_dict())} for r in results]
+        checks.evidence.append(ev.id)
+    stated, found, ev = tools.find_paper_numbers(all_text)
+    checks.numbers_stated, checks.numbers_found = len(stated), [m.to_dict() for m in found]
+    checks.evidence.append(ev.id)
+    return checks
+
+
+def _is_figure(result: dict) -> bool:
+    return any(c.get("role") == "figure" and c.get("valid") for c in result.get("checks") or [])

@@ -1,0 +1,124 @@
+"""Which documented commands D3 runs, in what order, as what command line — and what came of each."""
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from ...discovery import Step
+from ...interventions import Action
+from ...tools import CommandResult
+from .fixes import valid_output
+
+RUNNABLE_KINDS = ("workflow", "plot", "test")
+PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
+ENGINE = re.compile(r"^(sudo\s+)?(docker|docker-compose|podman|singularity|apptainer)\b")
+ENVIRONMENT_RUNNERS = ("uv", "poetry", "pipenv", "conda")
+
+
+@dataclass
+class Attempt:
+    """One documented command (or notebook) and the runs it took, fixes included."""
+
+    step: Step
+    script: str
+    env: dict[str, str]
+    runs: list[CommandResult] = field(default_factory=list)
+    note: str | None = None
+    """Why it was not run, when it was not."""
+    executed: str | None = None
+    """For a notebook: the executed copy (relative to the artifact root)."""
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.runs) and valid_output(self.runs[-1].record)
+
+    def weight(self) -> int:
+        s = self.step
+        return (3 * bool(s.mentions) + 2 * bool(PAPER_SECTION.search(s.section)) + 2 * bool(re.search(r"reproduc", s.cmd, re.I))
+                + 2 * s.documented + (s.kind == "workflow") - 2 * (s.kind == "test") + (s.origin == "fence"))
+
+    def rank(self) -> tuple[int, int]:
+        return (-self.weight(), self.step.order)
+
+    def outcome(self, tools=None) -> str:
+        if not self.runs:
+            return f"`{self.step.cmd}`: {self.note}"
+        rec = self.runs[-1].record
+        return f"`{self.step.cmd}` -> " + ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
+
+    def summary(self) -> dict:
+        return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.step.cwd, "kind": self.step.kind,
+                "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid, "note": self.note,
+                "executed": self.executed}
+
+    def fact(self) -> dict:
+        last = self.runs[-1] if self.runs else None
+        rec = last.record if last else None
+        return {"script": self.script, "cmd": self.step.cmd, "cwd": self.step.cwd, "env": self.env, "kind": self.step.kind,
+                "section": self.step.section, "mentions": self.step.mentions, "quick": self.step.quick,
+                "step_order": self.step.order, "source": self.step.source, "notebook": self.step.notebook,
+                "executed": self.executed, "evidence": last.evidence.id if last else None,
+                "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
+                "duration_s": rec.duration_s if rec else 0.0}
+
+
+def not_runnable(step: Step, why: str) -> dict:
+    return {"cmd": step.cmd, "source": step.source, "why": why}
+
+
+def candidates(steps: list[Step], has_engine: bool) -> tuple[list[Step], list[dict]]:
+    """The documented commands to run, in documentation order (long and optional ones last), and those left out."""
+    chosen, skipped = [], []
+    quick_targets = {_target(s) for s in steps if s.quick}
+    for step in steps:
+        if step.kind not in RUNNABLE_KINDS:
+            continue
+        why = _why_not(step, has_engine, quick_targets)
+        if why:
+            skipped.append(not_runnable(step, why))
+        else:
+            chosen.append(step)
+    chosen.sort(key=lambda s: (s.long, s.optional, not s.documented, s.order))
+    return chosen, skipped
+
+
+def _why_not(step: Step, has_engine: bool, quick_targets: set[str]) -> str | None:
+    if step.interactive:
+        return "waits for a user (interactive)"
+    if ENGINE.match(step.inner) and not has_engine:
+        return "needs a container engine inside the sandbox"
+    if not step.runnable:
+        open_ = [p.token for p in step.placeholders if not p.resolved]
+        return f"not runnable: no concrete value for {', '.join(open_)} in the docs or the artifact"
+    if step.long and not step.quick and _target(step) in quick_targets:
+        return "the documented quick mode of the same command is run instead"
+    return None
+
+
+def _target(step: Step) -> str:
+    """The program and script a command runs, without options (to pair a quick mode with its full run)."""
+    words = [w for w in step.inner.split() if not w.startswith("-") and "=" not in w]
+    return " ".join(words[:2])
+
+
+def command_of(step: Step) -> tuple[str, Action, str]:
+    """The command line to run for a documented step, how it is classified, and its purpose."""
+    script, notes = step.inner, []
+    filled = [p for p in step.placeholders if p.resolved and p.fill]
+    if filled:
+        try:
+            words = shlex.split(step.inner)
+            for p in filled:
+                if 0 <= p.index < len(words) and words[p.index] == p.token:
+                    words[p.index] = p.fill
+            script = shlex.join(words)
+            notes.append("placeholders filled: " + ", ".join(f"{p.token} -> {p.fill} ({p.reason})" for p in filled))
+        except ValueError:
+            pass
+    purpose = f"documented {step.kind} ({step.source})" + (f"; {'; '.join(notes)}" if notes else "")
+    if filled:
+        return script, Action("command_fix", script), purpose
+    if step.runner in ENVIRONMENT_RUNNERS:
+        return script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"), purpose
+    return script, Action("run", step.cmd, documented=step.documented), purpose
