@@ -1,0 +1,372 @@
+"""One simple command (argv, redirections) as a step: what it reads, writes and outputs, and how.
+
+Wrappers (docker run/exec, docker compose run, conda/poetry/uv run, timeout, env, sudo, xargs) are
+looked through to the command they run. Interpreters and notebooks are handed to `programs.py`,
+which reads the code they run (inline code always, artifact files when there is an artifact).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import tools as T
+from .context import Context
+from .literals import text_source
+from .model import Source, Step
+from .paths import holds_results, is_pathlike, normalize, path_kind, role_of, words
+
+
+@dataclass
+class Call:
+    """A simple command as the shell would run it."""
+
+    argv: list[str]
+    cwd: str = ""
+    line: int = 0
+    text: str = ""
+    lang: str = "shell"
+    stdin: list[Source] = field(default_factory=list)
+    """What arrives on stdin from a pipe."""
+    stdin_file: str | None = None
+    stdin_text: str | None = None
+    """Here-document or here-string text."""
+    out_file: str | None = None
+    stdout: bool = True
+    """The command's stdout reaches the script's stdout (not piped, captured or discarded)."""
+    tolerant: bool = False
+
+
+def _step(call: Call, **kw) -> Step:
+    text = call.text or " ".join(call.argv)
+    return Step(line=call.line, text=text[:200], lang=call.lang, cwd=call.cwd, tolerant=call.tolerant, **kw)
+
+
+def emit(ctx: Context, call: Call, step: Step) -> list[int]:
+    """Add a step with the call's stdout/stdin wiring; returns the indices whose output is the call's output."""
+    if call.out_file:
+        target = normalize(call.out_file, call.cwd)
+        if path_kind(target) == "device":
+            step.stdout = False
+        else:
+            step.writes.append(target)
+            step.stdout = False
+    else:
+        step.stdout = call.stdout and not step.neutral
+    ctx.reading.add(step)
+    return [step.index]
+
+
+def silent(ctx: Context, step: Step) -> list[int]:
+    """Add a step whose output goes only to the files it writes."""
+    step.stdout = False
+    ctx.reading.add(step)
+    return []
+
+
+def _unwrap(argv: list[str], call: Call) -> list[str] | None:
+    """The wrapped command of a wrapper invocation, or None when `argv` is not a wrapper."""
+    prog = T.base(argv[0])
+    if prog in T.SIMPLE_WRAPPERS or prog in ("timeout", "gtimeout"):
+        if prog in ("timeout", "gtimeout"):
+            call.tolerant = True
+        rest = _skip_opts(argv[1:], T.VALUE_OPTS.get(prog, set()))
+        if prog in ("timeout", "gtimeout", "taskset") and rest:
+            rest = rest[1:]  # the duration / the CPU mask
+        if prog == "hyperfine" and rest:
+            return _words_of(rest[0])
+        return rest
+    if prog == "env":
+        rest = _skip_opts(argv[1:], {"-u", "--unset", "-C", "--chdir", "-S"})
+        while rest and re.match(r"^\w+=", rest[0]):
+            rest = rest[1:]
+        return rest
+    if prog in T.RUNNER_WRAPPERS:
+        subs = T.RUNNER_WRAPPERS[prog]
+        rest = argv[1:]
+        if prog == "nix-shell":
+            i = rest.index("--run") if "--run" in rest else -1
+            return _words_of(rest[i + 1]) if 0 <= i < len(rest) - 1 else []
+        if subs and (not rest or rest[0] not in subs):
+            return None
+        return _skip_opts(rest[1:] if subs else rest, T.VALUE_OPTS.get(prog, set()) | {"-c", "--command"})
+    if prog in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
+        return _container(argv, call)
+    if prog in ("singularity", "apptainer"):
+        rest = argv[1:]
+        if rest and rest[0] in ("exec", "run"):
+            rest = _skip_opts(rest[1:], T.VALUE_OPTS["singularity"])
+            return rest[1:] if rest else []
+        return None
+    if prog in ("srun", "mpirun", "mpiexec", "xargs", "parallel"):
+        return _skip_opts(argv[1:], T.VALUE_OPTS.get(prog, set()))
+    return None
+
+
+def _container(argv: list[str], call: Call) -> list[str] | None:
+    """docker run IMAGE CMD / docker exec NAME CMD / docker compose run SERVICE CMD -> CMD (with -w as the folder)."""
+    rest = argv[1:]
+    if T.base(argv[0]) in ("docker", "podman", "nerdctl") and rest[:1] == ["compose"]:
+        rest = rest[1:]
+    rest = _skip_opts(rest, {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"})
+    if not rest or rest[0] not in ("run", "exec"):
+        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "up", "down", "logs",
+                                          "create", "tag", "push", "images", "ps", "network", "volume") else None
+    opts = rest[1:]
+    entry: list[str] = []
+    i = 0
+    while i < len(opts) and opts[i].startswith("-"):
+        opt, _, val = opts[i].partition("=")
+        takes = opt in T.VALUE_OPTS["docker"] and not val
+        value = opts[i + 1] if takes and i + 1 < len(opts) else val
+        if opt in ("-w", "--workdir"):
+            call.cwd = value
+        elif opt == "--entrypoint":
+            entry = _words_of(value)
+        i += 2 if takes else 1
+    command = entry + opts[i + 1:]  # opts[i] is the image / container / service
+    return command
+
+
+def _skip_opts(args: list[str], valued: set[str]) -> list[str]:
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        if args[i] == "--":
+            return args[i + 1:]
+        i += 2 if args[i] in valued else 1
+    return args[i:]
+
+
+def _words_of(text: str) -> list[str]:
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def command(ctx: Context, call: Call) -> tuple[list[int], str]:
+    """Read one simple command; returns (indices of the steps that make its output, the folder after it)."""
+    argv = [a for a in call.argv if a is not None]
+    while argv and re.match(r"^[A-Za-z_]\w*=", argv[0]):
+        name, _, value = argv[0].partition("=")
+        if len(argv) == 1:
+            ctx.shell_vars[name] = value
+        argv = argv[1:]
+    if not argv:
+        return [], call.cwd
+    for _ in range(6):  # nested wrappers: sudo docker exec c timeout 60 python ...
+        inner = _unwrap(argv, call)
+        if inner is None:
+            break
+        if not inner:
+            ctx.reading.add(_step(call, neutral=True, program=argv[0]))
+            return [], call.cwd
+        argv = inner
+        while argv and re.match(r"^[A-Za-z_]\w*=", argv[0]):
+            argv = argv[1:]
+        if not argv:
+            return [], call.cwd
+    call.argv = argv
+    prog = T.base(argv[0])
+    if prog in ("cd", "pushd"):
+        target = next((a for a in argv[1:] if not a.startswith("-")), "")
+        return [], ("" if target in ("", "~", "/") else normalize(target, call.cwd))
+    if prog in ("echo", "printf"):
+        return _echo(ctx, call), call.cwd
+    from .programs import program  # interpreters, notebooks, make, artifact programs
+
+    handled = program(ctx, call, prog)
+    if handled is not None:
+        return handled, call.cwd
+    if prog in T.NEUTRAL:
+        ctx.reading.add(_step(call, neutral=True, program=prog))
+        return [], call.cwd
+    if prog in T.PAPER:
+        return _paper(ctx, call, prog), call.cwd
+    if prog in T.DISPLAY or prog == "tee":
+        return _display(ctx, call, prog), call.cwd
+    if prog in T.COPY:
+        return _copy(ctx, call, prog), call.cwd
+    if prog in T.UNPACK:
+        return _unpack(ctx, call, prog), call.cwd
+    if prog in T.FETCH:
+        return _fetch(ctx, call, prog), call.cwd
+    return compute(ctx, call, argv[0], argv[1:]), call.cwd
+
+
+def _echo(ctx: Context, call: Call) -> list[int]:
+    args = [a for a in call.argv[1:] if not re.fullmatch(r"-[neE]+", a)]
+    text = " ".join(args).replace("\\n", "\n").replace("\\t", "\t")
+    src = text_source(text, call.argv[0])
+    sources = ([src] if src else []) + [s.model_copy(update={"use": "display"}) for s in call.stdin]
+    step = _step(call, sources=sources, neutral=not sources, program=call.argv[0])
+    return emit(ctx, call, step)
+
+
+def file_args(args: list[str], cwd: str, ctx: Context, valued: set[str] = frozenset(), skip_first: bool = False) -> list[str]:
+    """Words of `args` that name files or folders (options and their values skipped)."""
+    out, i, first = [], 0, skip_first
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and a != "-":
+            opt, eq, val = a.partition("=")
+            if opt in valued and not eq:
+                i += 2
+                continue
+            if eq and is_pathlike(val):
+                out.append(normalize(val, cwd))
+            i += 1
+            continue
+        if first:
+            first = False
+        elif is_pathlike(a) or ctx.exists(normalize(a, cwd)) or _named_folder(a):
+            out.append(normalize(a, cwd))
+        i += 1
+    return out
+
+
+def _named_folder(word: str) -> bool:
+    """A bare word that names a results or data folder (`runs`, `raw`, `benchmarkingset-rc2-results`)."""
+    if not re.fullmatch(r"[\w.-]+", word) or len(word) < 3:
+        return False
+    kind = path_kind(word + "/x.csv")
+    return kind == "results" or bool({"data", "dataset", "datasets", "inputs"} & set(words(word)))
+
+
+def _display(ctx: Context, call: Call, prog: str) -> list[int]:
+    valued = T.TOOL_VALUE_OPTS.get(prog, set())
+    program_first = prog in T.PROGRAM_FIRST and not any(a in ("-e", "-f") for a in call.argv[1:])
+    paths = file_args(call.argv[1:], call.cwd, ctx, valued, skip_first=program_first)
+    use = "derive" if T.derives(prog, call.argv) else "display"
+    writes: list[str] = []
+    if prog == "tee":
+        writes, paths = paths, []
+    if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
+        writes = list(paths)
+    sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    if not paths:
+        sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
+        if call.stdin_text is not None:
+            src = text_source(call.stdin_text, f"{prog} of a here-document")
+            sources += [src] if src else []
+        if call.stdin_file:
+            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
+    if prog in ("pandoc",) and any(path_kind(p) == "paper" for p in paths):
+        ctx.reading.paper.append(f"pandoc converts {', '.join(p for p in paths if path_kind(p) == 'paper')}")
+        sources = [Source(kind="paper", ref=p, how=prog) for p in paths]
+    step = _step(call, sources=sources, writes=writes, program=prog, role="display", neutral=not sources)
+    return emit(ctx, call, step)
+
+
+def _copy(ctx: Context, call: Call, prog: str) -> list[int]:
+    paths = file_args(call.argv[1:], call.cwd, ctx, {"-t", "--target-directory", "-S", "--suffix", "bs", "-e"})
+    if prog == "dd":
+        paths = [normalize(a[3:], call.cwd) for a in call.argv[1:] if a.startswith(("if=", "of="))]
+    if len(paths) < 2:
+        return emit(ctx, call, _step(call, neutral=True, program=prog))
+    sources = [Source(kind="file", ref=p, use="display", how=prog) for p in paths[:-1]]
+    step = _step(call, sources=sources, writes=[paths[-1]], program=prog, role="display")
+    return emit(ctx, call, step)
+
+
+def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    paths = file_args(args, call.cwd, ctx, {"-C", "-d", "--directory", "-o", "-f", "--file"})
+    flagged = [normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-f", "--file")]
+    archives = flagged or [p for p in paths if path_kind(p) == "archive"]
+    if prog in ("gzip", "bzip2", "xz", "zstd") and not any(a.startswith("-") and "d" in a for a in args):
+        return emit(ctx, call, _step(call, neutral=True, program=prog))  # compressing, not unpacking
+    dest = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-C", "-d", "--directory")), None)
+    writes = []
+    for a in archives:
+        stem = re.sub(r"\.(tar\.gz|tar\.xz|tar\.bz2|tgz|zip|tar|gz|bz2|xz|7z|zst|rar)$", "", a, flags=re.IGNORECASE)
+        writes.append(stem if dest is None else dest)
+    if not archives and call.stdin:
+        return emit(ctx, call, _step(call, sources=list(call.stdin), program=prog, role="display"))
+    sources = [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
+    to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout") or (a.startswith("-") and "O" in a and prog == "tar")
+                    for a in args)
+    step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display",
+                 neutral=not sources)
+    return emit(ctx, call, step) if to_stdout else silent(ctx, step)
+
+
+def _fetch(ctx: Context, call: Call, prog: str) -> list[int]:
+    urls = [a for a in call.argv[1:] if "://" in a or a.startswith(("s3:", "gs:", "doi:"))]
+    args = call.argv[1:]
+    out = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-O", "-o", "--output",
+                                                                                             "--output-document")), None)
+    if not urls:
+        return emit(ctx, call, _step(call, neutral=True, program=prog))
+    sources = [Source(kind="file", ref=u, use="display", how=f"{prog} (download)") for u in urls]
+    writes = [out] if out and out != "-" else [normalize(u.rstrip("/").rsplit("/", 1)[-1].split("?")[0], call.cwd) for u in urls]
+    to_stdout = out == "-" or (prog == "curl" and out is None and "-O" not in args)
+    step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display")
+    return emit(ctx, call, step) if to_stdout else silent(ctx, step)
+
+
+def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
+    paths = file_args(call.argv[1:], call.cwd, ctx, {"-f", "-l", "-enc", "-opw", "-upw", "-r", "-x", "-y", "-W", "-H"})
+    inputs = [p for p in paths if path_kind(p) in ("paper", "results", "unknown", "data")][:1] or paths[:1]
+    kind = path_kind(inputs[0]) if inputs else "unknown"
+    if kind == "data" or (ctx.in_artifact_code and kind != "paper"):  # the artifact's own processing of PDF data
+        return compute(ctx, call, prog, call.argv[1:])
+    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
+    writes = [p for p in paths[1:] if p != "-" and path_kind(p) != "device"]
+    step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
+                 program=prog, role="display")
+    return emit(ctx, call, step) if not writes else silent(ctx, step)
+
+
+def compute(ctx: Context, call: Call, program: str, args: list[str], role: str | None = None) -> list[int]:
+    """A program run: its name's role, the files it is given (inputs) and the files it is told to write."""
+    reads, writes = _program_paths(ctx, call, args)
+    name = normalize(program, call.cwd) if "/" in program else program
+    role = role or role_of(program)
+    if role == "aggregate":  # `--results-dir results/raw` is what a summary step reads
+        moved = [w for w in writes if _input_like(args, w)]
+        reads += moved
+        writes = [w for w in writes if w not in moved]
+    sources = [Source(kind="compute", ref=name, role=role, how="runs " + name)]
+    sources += [Source(kind="file", ref=p, use="input", how=f"argument of {name}") for p in reads]
+    sources += [s.model_copy(update={"use": "input"}) for s in call.stdin]
+    if call.stdin_file:
+        sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use="input", how=f"stdin of {name}"))
+    step = _step(call, sources=sources, writes=writes, program=name, role=role, implicit_writes=not writes)
+    return emit(ctx, call, step)
+
+
+def _input_like(args: list[str], path: str) -> bool:
+    for i, a in enumerate(args):
+        opt, eq, val = a.partition("=")
+        value = val if eq else (args[i + 1] if i + 1 < len(args) else "")
+        if value and path.endswith(value.strip("./").rstrip("/")) and T.INPUT_LIKE_OUTPUT_OPTS.match(opt):
+            return True
+    return False
+
+
+def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str], list[str]]:
+    reads, writes, i = [], [], 0
+    while i < len(args):
+        a = args[i]
+        opt, eq, val = a.partition("=")
+        if a.startswith("-") and T.OUTPUT_OPTS.match(opt):
+            value = val if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if value and not value.startswith("-"):
+                writes.append(normalize(value, call.cwd))
+            i += 1 if eq else 2
+            continue
+        if a.startswith("-"):
+            if eq and is_pathlike(val):
+                reads.append(normalize(val, call.cwd))
+            i += 1
+            continue
+        if is_pathlike(a) or ctx.exists(normalize(a, call.cwd)) or _named_folder(a):
+            reads.append(normalize(a, call.cwd))
+        i += 1
+    return reads, writes
+
+
+def results_input(path: str) -> bool:
+    return holds_results(path)

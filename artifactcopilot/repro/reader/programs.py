@@ -1,0 +1,389 @@
+"""Commands that run code: interpreters, notebooks, make, build tools and the artifact's own programs.
+
+Inline code (`python3 -c`, `python3 - <<EOF`, `Rscript -e`, `bash -c`) is read by the language's
+reader in place. An artifact program (`python3 summarize.py results/raw`, `./run.sh`, `make table2`,
+`jupyter nbconvert --execute nb.ipynb`) is read from the artifact when there is one, its unnamed
+inputs and outputs bound to the command's arguments; without an artifact it stays a program run
+whose role comes from its name.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from . import tools as T
+from .commands import Call, _program_paths, _step, compute, emit, silent
+from .context import Context, rel_dir
+from .model import Source
+from .paths import normalize, path_kind, role_of
+
+PYTHONS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipython3"}
+NOTEBOOK_TOOLS = {"jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "runipy", "jupytext", "quarto", "voila"}
+_PY_VALUED = {"-W", "-X", "--check-hash-based-pycs"}
+_NEUTRAL_MODULES = {"pip", "venv", "ensurepip", "http.server", "site", "compileall", "virtualenv", "pip._internal",
+                    "spacy", "nltk.downloader", "build", "twine", "conda", "poetry", "uv", "pipx", "mypy", "flake8",
+                    "black", "ruff", "isort", "pylint"}
+_PAPER_MODULES = {"fitz", "pymupdf", "pdfminer", "pdfplumber", "pypdf", "pymupdf4llm", "pdftotext", "docling", "marker",
+                  "camelot", "tabula"}
+_BUILD_ONLY = {"build", "compile", "install", "package", "assemble", "fetch", "check", "clean", "update", "deps",
+               "dependency:resolve", "dependencies", "restore", "setup", "get", "download", "lock", "configure"}
+
+
+def program(ctx: Context, call: Call, prog: str) -> list[int] | None:
+    """Steps of a command that runs code, or None when `prog` is not such a command."""
+    argv = call.argv
+    if prog in PYTHONS:
+        return _python(ctx, call)
+    if prog in ("Rscript", "Rscript.exe", "R"):
+        return _r(ctx, call, prog)
+    if prog in ("bash", "sh", "zsh", "dash", "ksh", "source", "."):
+        return _shell(ctx, call, prog)
+    if prog in NOTEBOOK_TOOLS:
+        return _notebook(ctx, call, prog)
+    if prog in ("make", "gmake"):
+        return _make(ctx, call)
+    if prog == "gnuplot":
+        return _gnuplot(ctx, call)
+    if prog == "java":
+        rest = argv[1:]
+        for i, a in enumerate(rest):
+            if a == "-jar" and i + 1 < len(rest):
+                return compute(ctx, call, rest[i + 1], rest[i + 2:])
+            if a in ("-cp", "-classpath", "--class-path", "--module-path", "-p"):
+                continue
+            if not a.startswith("-") and (i == 0 or rest[i - 1] not in ("-cp", "-classpath", "--class-path")):
+                return compute(ctx, call, a, rest[i + 1:])
+        return compute(ctx, call, "java", rest)
+    if prog in T.BUILD_RUNNERS or argv[0] in T.BUILD_RUNNERS:
+        return _runner(ctx, call, prog)
+    if prog in T.INTERPRETERS:
+        script = next((a for a in argv[1:] if not a.startswith("-")), None)
+        if script is None:
+            return compute(ctx, call, prog, [])
+        return compute(ctx, call, script, argv[argv.index(script) + 1:])
+    if "/" in argv[0] or (ctx.exists(normalize(argv[0], call.cwd)) and not ctx.is_dir(normalize(argv[0], call.cwd))):
+        return run_file(ctx, call, normalize(argv[0], call.cwd), argv[1:])
+    return None
+
+
+def run_file(ctx: Context, call: Call, path: str, args: list[str], lang: str | None = None) -> list[int]:
+    """Run an artifact file: read its code in place when the artifact has it, else a program run."""
+    found = ctx.code(path)
+    if found is None:
+        return compute(ctx, call, path, args)
+    rel, text = found
+    lang = lang or _language(rel, text)
+    if lang is None:
+        return compute(ctx, call, path, args)
+    return run_code(ctx, call, lang, text, args, where=rel)
+
+
+def _language(path: str, text: str) -> str | None:
+    low = path.lower()
+    first = text.split("\n", 1)[0] if text.startswith("#!") else ""
+    if low.endswith(".py") or "python" in first:
+        return "python"
+    if low.endswith(".r") or "Rscript" in first:
+        return "r"
+    if low.endswith((".sh", ".bash")) or re.search(r"\b(ba|z|da|k)?sh\b", first):
+        return "shell"
+    if low.endswith(".ipynb"):
+        return "notebook"
+    if posixpath.basename(low) in ("makefile", "gnumakefile") or low.endswith(".mk"):
+        return "make"
+    return None
+
+
+def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], where: str | None = None,
+             inline: bool = False) -> list[int]:
+    """Read code in place; its unnamed reads/writes bind to the command's path arguments, its stdout to the call's."""
+    name = where or f"inline {lang}"
+    if not ctx.child(name):
+        return compute(ctx, call, where or lang, args)
+    start = len(ctx.reading.steps)
+    if where and where not in ctx.reading.programs:
+        ctx.reading.programs.append(where)
+    try:
+        from . import read_into
+
+        saved = dict(ctx.shell_vars)
+        if lang == "shell":
+            ctx.shell_vars.update({str(i + 1): a for i, a in enumerate(args[:9])})
+            ctx.shell_vars["@"] = " ".join(args)
+        read_into(ctx, lang, text, call.cwd, where=where, line=call.line if inline else 0, argv=args)
+        if lang == "shell":
+            ctx.shell_vars = saved
+    finally:
+        ctx.leave()
+    inner = ctx.reading.steps[start:]
+    if not inner:
+        return compute(ctx, call, where or lang, args) if where else []
+    reads, writes = _program_paths(ctx, call, args)
+    role = role_of(where) if where else "unknown"
+    for step in inner:
+        step.expanded = step.expanded or not inline
+        if step.role == "unknown" and where and step.sources and any(s.kind == "compute" for s in step.sources):
+            step.role = role
+        step.sources = _bind(step.sources, reads, call)
+        step.writes = [w for p in step.writes for w in (_bind_path(p, writes) if "?" in p else [p])]
+        if any("?" in w or "*" in w for w in step.writes):
+            step.implicit_writes = True
+    out = [s.index for s in inner if s.stdout]
+    for i in out:
+        step = ctx.reading.steps[i]
+        if call.out_file:
+            target = normalize(call.out_file, call.cwd)
+            step.stdout = False
+            if path_kind(target) != "device":
+                step.writes.append(target)
+        elif not call.stdout:
+            step.stdout = False
+    return out
+
+
+def _bind(sources: list[Source], inputs: list[str], call: Call) -> list[Source]:
+    out = []
+    for s in sources:
+        if s.kind == "file" and s.ref.startswith("?"):
+            if inputs:
+                out += [s.model_copy(update={"ref": p + s.ref[1:] if s.ref.startswith("?/") else p}) for p in inputs]
+            elif call.stdin_file:
+                out.append(s.model_copy(update={"ref": normalize(call.stdin_file, call.cwd)}))
+            elif call.stdin:
+                out += [c.model_copy(update={"use": s.use}) for c in call.stdin]
+            else:
+                out.append(s)
+        else:
+            out.append(s)
+    return out
+
+
+def _bind_path(path: str, outputs: list[str]) -> list[str]:
+    if not outputs:
+        return [path]
+    return [o + path[1:] if path.startswith("?/") else o for o in outputs]
+
+
+def _python(ctx: Context, call: Call) -> list[int]:
+    args = call.argv[1:]
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        a = args[i]
+        if a == "-c" and i + 1 < len(args):
+            return run_code(ctx, call, "python", args[i + 1], args[i + 2:], inline=True)
+        if a.startswith("-c") and len(a) > 2:
+            return run_code(ctx, call, "python", a[2:], args[i + 1:], inline=True)
+        if a == "-m" and i + 1 < len(args):
+            return _module(ctx, call, args[i + 1], args[i + 2:])
+        if a.startswith("-m") and len(a) > 2:
+            return _module(ctx, call, a[2:], args[i + 1:])
+        i += 2 if a in _PY_VALUED else 1
+    rest = args[i:]
+    if not rest or rest[0] == "-":
+        code = call.stdin_text if call.stdin_text is not None else None
+        if code is None and call.stdin_file:
+            found = ctx.code(normalize(call.stdin_file, call.cwd))
+            if found:
+                return run_code(ctx, call, "python", found[1], rest[1:], where=found[0])
+            return compute(ctx, call, normalize(call.stdin_file, call.cwd), rest[1:])
+        if code is None:
+            return compute(ctx, call, "python", rest[1:])
+        sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, lang="python", stdin=[],
+                   out_file=call.out_file, stdout=call.stdout, tolerant=call.tolerant)
+        return run_code(ctx, sub, "python", code, rest[1:], inline=True)
+    script = normalize(rest[0], call.cwd)
+    if script.lower().endswith(".ipynb"):
+        return _executed_notebook(ctx, call, script, rest[1:])
+    return run_file(ctx, call, script, rest[1:], lang="python")
+
+
+def _module(ctx: Context, call: Call, module: str, args: list[str]) -> list[int]:
+    top = module.split(".")[0]
+    if module in ("json.tool",):
+        from .commands import _display
+
+        call.argv = ["cat"] + args
+        return _display(ctx, call, "cat")
+    if module in _NEUTRAL_MODULES or top in ("pip", "venv", "ensurepip"):
+        return silent(ctx, _step(call, neutral=True, program=module))
+    if top in _PAPER_MODULES:
+        ctx.reading.paper.append(f"python -m {module}")
+        return emit(ctx, call, _step(call, sources=[Source(kind="paper", ref=module, how=f"python -m {module}")],
+                                     program=module, role="display"))
+    if top in ("jupyter", "nbconvert", "papermill"):
+        call.argv = [top] + args
+        return _notebook(ctx, call, top)
+    for candidate in (module.replace(".", "/") + ".py", module.replace(".", "/") + "/__main__.py"):
+        path = normalize(candidate, call.cwd)
+        if ctx.code(path) is not None:
+            return run_file(ctx, call, path, args, lang="python")
+    return compute(ctx, call, module, args)
+
+
+def _r(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    if prog == "R" and args[:2] == ["CMD", "BATCH"]:
+        files = [a for a in args[2:] if not a.startswith("-")]
+        if not files:
+            return compute(ctx, call, "R", [])
+        out = files[1] if len(files) > 1 else re.sub(r"\.[Rr]$", "", files[0]) + ".Rout"
+        sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
+        return run_file(ctx, sub, normalize(files[0], call.cwd), [], lang="r")
+    exprs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expr")]
+    if exprs:
+        return run_code(ctx, call, "r", "\n".join(exprs), [], inline=True)
+    files = [a.removeprefix("--file=") for a in args if not a.startswith("-") or a.startswith("--file=")]
+    files = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"] + files
+    if files:
+        return run_file(ctx, call, normalize(files[0], call.cwd), args[args.index(files[0]) + 1:] if files[0] in args else [],
+                        lang="r")
+    if call.stdin_text is not None:
+        return run_code(ctx, call, "r", call.stdin_text, [], inline=True)
+    if call.stdin_file:
+        return run_file(ctx, call, normalize(call.stdin_file, call.cwd), [], lang="r")
+    return compute(ctx, call, prog, [])
+
+
+def _shell(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        if args[i] == "-c" and i + 1 < len(args):
+            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
+        if "c" in args[i] and not args[i].startswith("--") and i + 1 < len(args):
+            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
+        i += 1
+    rest = args[i:]
+    if rest:
+        return run_file(ctx, call, normalize(rest[0], call.cwd), rest[1:], lang="shell")
+    if call.stdin_text is not None:
+        return run_code(ctx, call, "shell", call.stdin_text, [], inline=True)
+    if call.stdin_file:
+        return run_file(ctx, call, normalize(call.stdin_file, call.cwd), [], lang="shell")
+    return silent(ctx, _step(call, neutral=True, program=prog))
+
+
+def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    sub = args[0] if args and prog == "jupyter" else ""
+    if prog == "jupyter" and sub in ("notebook", "lab", "kernelspec", "--version", "server", "labextension"):
+        return silent(ctx, _step(call, neutral=True, program="jupyter " + sub))
+    notebooks = [normalize(a, call.cwd) for a in args if a.lower().endswith((".ipynb", ".qmd", ".rmd"))]
+    if not notebooks:
+        return compute(ctx, call, " ".join(call.argv[:2]), args)
+    nb = notebooks[0]
+    executes = (prog in ("papermill", "runipy", "jupyter-execute") or sub == "execute"
+                or any(a == "--execute" or "ExecutePreprocessor.enabled=True" in a or a == "--inplace-execute"
+                       for a in args) or (prog == "quarto" and not nb.endswith(".ipynb")))
+    out = _notebook_output(prog, sub, args, nb, notebooks, call.cwd)
+    if executes:
+        if out and out != "-":
+            call = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
+        return _executed_notebook(ctx, call, nb, [])
+    src = Source(kind="file", ref=nb, use="display", how=f"{prog} renders the stored outputs")
+    step = _step(call, sources=[src], program=prog, role="display")
+    if out == "-":
+        return emit(ctx, call, step)
+    step.writes = [out] if out else []
+    return silent(ctx, step)
+
+
+def _notebook_output(prog: str, sub: str, args: list[str], nb: str, notebooks: list[str], cwd: str) -> str | None:
+    if "--stdout" in args:
+        return "-"
+    for i, a in enumerate(args):
+        if a in ("--output", "-o", "--output-dir") and i + 1 < len(args):
+            return normalize(args[i + 1], cwd)
+        if a.startswith("--output="):
+            return normalize(a.split("=", 1)[1], cwd)
+    if prog == "papermill" and len(notebooks) > 1:
+        return notebooks[1]
+    to = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--to"), None) or \
+        next((a.split("=", 1)[1] for a in args if a.startswith("--to=")), None)
+    ext = {"markdown": ".md", "html": ".html", "latex": ".tex", "pdf": ".pdf", "script": ".py", "python": ".py",
+           "notebook": ".nbconvert.ipynb", "rst": ".rst", "asciidoc": ".asciidoc"}.get(to or "", ".html")
+    return re.sub(r"\.ipynb$", ext, nb) if prog in ("jupyter", "jupyter-nbconvert") and sub != "execute" else None
+
+
+def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> list[int]:
+    found = ctx.code(nb)
+    if found is None:
+        return compute(ctx, call, nb, args)
+    return run_code(ctx, call, "notebook", found[1], args, where=found[0])
+
+
+def _make(ctx: Context, call: Call) -> list[int]:
+    args = call.argv[1:]
+    folder, makefile, targets, i = call.cwd, None, [], 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-C", "--directory") and i + 1 < len(args):
+            folder, i = normalize(args[i + 1], call.cwd), i + 2
+            continue
+        if a in ("-f", "--file", "--makefile") and i + 1 < len(args):
+            makefile, i = args[i + 1], i + 2
+            continue
+        if a in ("-j", "--jobs", "-l") and i + 1 < len(args) and args[i + 1].isdigit():
+            i += 2
+            continue
+        if not a.startswith("-") and "=" not in a:
+            targets.append(a)
+        i += 1
+    path = normalize(makefile or "Makefile", folder)
+    found = ctx.code(path) or ctx.code(normalize("makefile", folder))
+    name = "make " + " ".join(targets) if targets else "make"
+    if found is None or not ctx.child(found[0]):
+        return compute(ctx, call, name, [], role="unknown")  # a make target may run the whole pipeline
+    start = len(ctx.reading.steps)
+    try:
+        from .make import read_makefile
+
+        read_makefile(ctx, found[1], targets, folder, call.line)
+    finally:
+        ctx.leave()
+    inner = ctx.reading.steps[start:]
+    for step in inner:
+        step.expanded = True
+    out = [s.index for s in inner if s.stdout]
+    if call.out_file or not call.stdout:
+        for i in out:
+            ctx.reading.steps[i].stdout = False
+            if call.out_file and path_kind(normalize(call.out_file, call.cwd)) != "device":
+                ctx.reading.steps[i].writes.append(normalize(call.out_file, call.cwd))
+    return out
+
+
+def _gnuplot(ctx: Context, call: Call) -> list[int]:
+    files = [normalize(a, call.cwd) for a in call.argv[1:] if not a.startswith("-")]
+    found = ctx.code(files[0]) if files else None
+    if found is None:
+        return compute(ctx, call, files[0] if files else "gnuplot", files[1:], role="aggregate")
+    base = rel_dir(found[0]) if call.cwd == "" else call.cwd
+    quoted = re.findall(r"""['"]([^'"\n]+)['"]""", found[1])
+    outputs = re.findall(r"""set\s+output\s+['"]([^'"]+)['"]""", found[1])
+    reads = [normalize(q, call.cwd or base) for q in quoted if "/" in q or "." in q and q not in outputs
+             and path_kind(q) not in ("code", "unknown")]
+    sources = [Source(kind="compute", ref=found[0], role="aggregate", how="gnuplot")]
+    sources += [Source(kind="file", ref=r, use="derive", how="plotted by gnuplot") for r in reads if r not in
+                [normalize(o, call.cwd or base) for o in outputs]]
+    step = _step(call, sources=sources, writes=[normalize(o, call.cwd or base) for o in outputs], program=found[0],
+                 role="aggregate", expanded=True)
+    return emit(ctx, call, step)
+
+
+def _runner(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    subs = [a for a in args if not a.startswith("-")][:2]
+    sub = subs[0] if subs else ""
+    if sub in _BUILD_ONLY or prog in ("tox", "nox") and not subs:
+        return silent(ctx, _step(call, neutral=True, program=f"{prog} {sub}".strip()))
+    if prog == "dvc" and sub != "repro":
+        return silent(ctx, _step(call, neutral=True, program=f"dvc {sub}"))
+    rest = args[args.index("--") + 1:] if "--" in args else args[1:]
+    name = f"{prog} {' '.join(subs)}".strip()
+    role = role_of("_".join(subs)) if subs else "unknown"
+    if prog in ("pytest", "ctest") or sub == "test":
+        role = "unknown"
+    if prog in ("cargo", "go") and sub in ("bench",):
+        role = "experiment"
+    return compute(ctx, call, name, rest, role=role if role != "unknown" else role_of(name))
