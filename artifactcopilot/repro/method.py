@@ -98,7 +98,10 @@ def judge_method(script: str, artifact: Path | None, target: Table | None = None
                                   + "; ".join(flow.reasons[:3])))
     hard = _hard_copy(verdict, static, prov)
     if target is not None and root is not None:
-        _copy_sources(verdict, root, target, static, prov, rerun, files or [])
+        shown = run is not None and any(contains_table(target, text) for _, text in run.outputs)
+        if run is not None and not shown:  # a run that did not yield the table proves nothing about where it is from
+            verdict.reasons.append("the run did not produce the table")
+        _copy_sources(verdict, root, target, static, prov if shown else None, rerun if shown else None, files or [])
         if verdict.copy_sources:
             hard.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
     if hard:
@@ -166,7 +169,8 @@ def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance |
     """Displayed files the run shows it wrote itself, or that do not hold the table at all."""
     if not displayed:
         return []
-    written = set(prov.written) | set(verdict.regenerated) if prov else set(verdict.regenerated)
+    written = {w for w in prov.written if w not in prov.read_first} if prov and prov.exit_code == 0 else set()
+    written |= set(verdict.regenerated)
     out = []
     for d in displayed:
         if d in written or target is not None and root is not None and (root / d).is_file() and not _holds(target, root / d):

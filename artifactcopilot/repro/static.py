@@ -116,12 +116,17 @@ def _table_like(text: str) -> bool:
 def _program_texts(root: Path | None, programs: list[str]) -> list[str]:
     if root is None:
         return []
+    from .reader.notebook import cells
+
     out = []
     for rel in programs[:10]:
         try:
-            out.append((root / rel).read_text(encoding="utf-8", errors="replace")[:200_000])
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")[:200_000]
         except OSError:
             continue
+        if rel.lower().endswith(".ipynb"):  # the code a run executes, not the outputs stored with it
+            text = "\n".join(src for kind, src in cells(text) or [] if kind == "code")
+        out.append(text)
     return out
 
 

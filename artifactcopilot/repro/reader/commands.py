@@ -362,10 +362,15 @@ def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str]
                 reads.append(normalize(val, call.cwd))
             i += 1
             continue
-        if is_pathlike(a) or ctx.exists(normalize(a, call.cwd)) or _named_folder(a):
+        if is_pathlike(a) or ctx.exists(normalize(a, call.cwd)) or _named_folder(a) or _written(ctx, normalize(a, call.cwd)):
             reads.append(normalize(a, call.cwd))
         i += 1
     return reads, writes
+
+
+def _written(ctx: Context, path: str) -> bool:
+    """An earlier step declared it writes `path` (`--out sim` makes a later bare `sim` a folder)."""
+    return bool(path) and any(path == w or w.startswith(path + "/") for s in ctx.reading.steps for w in s.writes)
 
 
 def results_input(path: str) -> bool:

@@ -114,8 +114,8 @@ class _Flow:
             if strong(src):
                 return [Mark("copy", "high", f"{src.how}: a table of {src.numbers} numbers written in the script "
                                              f"(line {step.line})", "literal")]
-            return [Mark("weak", "low", f"{src.how}: numbers written in the script (line {step.line})", "literal")] \
-                if weak(src) else []
+            return [Mark("weak", "low", f"{src.how}: numbers written in the script (line {step.line})",
+                         f"literal:{src.numbers}:{src.irregular}")] if weak(src) or src.numbers else []
         if src.kind == "paper":
             return [Mark("copy", "high", f"takes the values from the paper ({src.how or src.ref})", src.ref or "paper")]
         if src.kind == "compute":
@@ -195,6 +195,12 @@ class _Flow:
         return outs or [s for s in self.steps if not s.neutral]
 
 
+def weak_enough(mark: Mark) -> bool:
+    """A weak literal mark counts when its numbers look like results (not a lone parameter echoed)."""
+    parts = mark.ref.split(":")
+    return len(parts) == 3 and (int(parts[2]) >= 1 or int(parts[1]) >= 3)
+
+
 _SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|q|quiet|v|verbose)(=\S*)?|\d+|"
                         r"(table|tab|fig|figure)[-_]?\w*|[<>|&;]|\d?>&?\d?|/dev/null)$", re.IGNORECASE)
 
@@ -213,11 +219,25 @@ def _covers(written: str, path: str) -> bool:
     if same_file(written, path) or under(path, written):
         return True
     if any(ch in written for ch in "*?["):
-        return fnmatch(path, written) or fnmatch(path, written + "/*")
+        if fnmatch(path, written) or fnmatch(path, written + "/*"):
+            return True
+        if any(ch in path for ch in "*?["):  # two patterns: the same folder and the same kind of file
+            folder = lambda p: p.split("*")[0].split("?")[0].rsplit("/", 1)[0]  # noqa: E731
+            return folder(written) == folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
+        return False
     if any(ch in path for ch in "*?["):
         prefix = path.split("*")[0].rstrip("/")
         return bool(prefix) and (under(written, prefix) or under(prefix, written) or fnmatch(written, path))
     return False
+
+
+def _spread_literals(marks: list[Mark]) -> list[Mark]:
+    """Numbers written in the script over several output lines (one `echo` per row) make a table together."""
+    parts = [m.ref.split(":") for m in marks if m.kind == "weak" and m.ref.startswith("literal:")]
+    numbers, irregular = sum(int(p[1]) for p in parts), sum(int(p[2]) for p in parts)
+    if len(parts) >= 2 and numbers >= 4 and irregular >= 2:
+        return [Mark("copy", "high", f"{len(parts)} outputs print {numbers} numbers written in the script", "literal")]
+    return []
 
 
 def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
@@ -225,9 +245,11 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
     flow = _Flow(reading, files)
     outs = flow.outputs()
     marks = [m for step in outs for m in flow.marks(step)]
+    marks += _spread_literals(marks)
     verdict = FlowVerdict(method="undetermined", outputs=[s.index for s in outs])
     verdict.paper = any(m.kind == "copy" and m.confidence == "high" and "paper" in m.reason for m in marks)
     verdict.literal = any(m.ref == "literal" and m.kind == "copy" for m in marks)
+    marks = [m for m in marks if m.kind != "weak" or weak_enough(m)]
     verdict.displayed = list(dict.fromkeys(m.ref for m in marks if m.kind == "copy" and m.ref not in ("literal", "paper")))
     verdict.stored_inputs = list(dict.fromkeys(m.ref for m in marks if m.kind == "last" and "/" in m.ref or
                                                (m.kind == "last" and "." in m.ref)))

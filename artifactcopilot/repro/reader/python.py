@@ -404,12 +404,15 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
     """Sources of an output from the values it outputs (literal numbers count only where nothing computed them)."""
     out: list[Source] = []
     numbers: list[str] = []
+    # Labels (row names, keys) come from the same file as the values; one derived value means the file was computed on.
+    derived = {o.ref for v in vals for o in v.origins if o.kind == "file" and o.derived}
     for v in vals:
         computed = any(o.kind == "compute" for o in v.origins)
         for o in sorted(v.origins):
             if o.kind == "file":
                 kind = "paper" if path_kind(o.ref) == "paper" else "file"
-                out.append(Source(kind=kind, ref=o.ref, use="derive" if o.derived else "display", how=o.how or how))
+                use = "derive" if o.derived or o.ref in derived else "display"
+                out.append(Source(kind=kind, ref=o.ref, use=use, how=o.how or how))
             elif o.kind == "literal" and not computed:
                 numbers.append(o.ref)
             elif o.kind == "text" and not computed and not o.derived:

@@ -94,11 +94,11 @@ VALUE_OPTS["gtimeout"] = VALUE_OPTS["timeout"]
 # Options of any program whose value is a path it writes.
 OUTPUT_OPTS = re.compile(r"^--?(o|out|output|outputs|out[-_]?dir|output[-_]?dir|output[-_]?file|out[-_]?file|outfile|"
                          r"outdir|save|save[-_]?dir|save[-_]?path|save[-_]?to|dest|destination|target[-_]?dir|dump|"
-                         r"export|write|log[-_]?dir|logdir|log[-_]?file|results?[-_]?dir|results?[-_]?path|"
+                         r"export|write|logs|log[-_]?dir|logdir|log[-_]?file|results?[-_]?dir|results?[-_]?path|"
                          r"results?[-_]?file|report|csv|json[-_]?out|plot[-_]?dir|fig[-_]?dir|prefix|workdir|"
                          r"work[-_]?dir|exp[-_]?dir|run[-_]?dir|checkpoint[-_]?dir|ckpt[-_]?dir|model[-_]?dir)$", re.IGNORECASE)
 # Of those, the ones an aggregation step reads rather than writes (`summarize.py --results-dir results/raw`).
-INPUT_LIKE_OUTPUT_OPTS = re.compile(r"^--?(results?[-_]?(dir|path|file)|log[-_]?dir|logdir|exp[-_]?dir|run[-_]?dir|"
+INPUT_LIKE_OUTPUT_OPTS = re.compile(r"^--?(results?[-_]?(dir|path|file)|logs|log[-_]?dir|logdir|exp[-_]?dir|run[-_]?dir|"
                                     r"workdir|work[-_]?dir|prefix|checkpoint[-_]?dir|ckpt[-_]?dir|model[-_]?dir)$", re.IGNORECASE)
 # Display-tool options that take a value (so the value is not read as a file).
 TOOL_VALUE_OPTS = {"head": {"-n", "-c"}, "tail": {"-n", "-c"}, "cut": {"-d", "-f", "-c", "-b"},
