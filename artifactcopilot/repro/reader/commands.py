@@ -322,7 +322,8 @@ def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
 def compute(ctx: Context, call: Call, program: str, args: list[str], role: str | None = None) -> list[int]:
     """A program run: its name's role, the files it is given (inputs) and the files it is told to write."""
     reads, writes = _program_paths(ctx, call, args)
-    name = normalize(program, call.cwd) if "/" in program else program
+    already = bool(call.cwd) and program.startswith(call.cwd.rstrip("/") + "/")  # named from the root already
+    name = normalize(program, "" if already else call.cwd) if "/" in program else program
     role = role or role_of(program)
     if role == "aggregate":  # `--results-dir results/raw` is what a summary step reads
         moved = [w for w in writes if _input_like(args, w)]

@@ -68,6 +68,8 @@ class _Flow:
         p = path[2:] if path.startswith("./") else path.rstrip("/")
         if p in self.files or p in self.dirs:
             return True
+        if any(p + ext in self.files for ext in (".gz", ".bz2", ".xz", ".zst", ".zip")):
+            return True  # shipped compressed, unpacked before use
         if any(ch in p for ch in "*?["):
             return any(fnmatch(f, p) or fnmatch(d, p) for f in self.files for d in (f,))
         if p.startswith("/"):
@@ -213,6 +215,10 @@ def _parameters(text: str, program: str) -> bool:
     return any(not _SELECTORS.match(w) for w in tail)
 
 
+def _folder(pattern: str) -> str:
+    return pattern.split("*")[0].split("?")[0].rsplit("/", 1)[0]
+
+
 def _covers(written: str, path: str) -> bool:
     if not written:
         return False
@@ -222,8 +228,7 @@ def _covers(written: str, path: str) -> bool:
         if fnmatch(path, written) or fnmatch(path, written + "/*"):
             return True
         if any(ch in path for ch in "*?["):  # two patterns: the same folder and the same kind of file
-            folder = lambda p: p.split("*")[0].split("?")[0].rsplit("/", 1)[0]  # noqa: E731
-            return folder(written) == folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
+            return _folder(written) == _folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
         return False
     if any(ch in path for ch in "*?["):
         prefix = path.split("*")[0].rstrip("/")

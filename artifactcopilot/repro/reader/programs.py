@@ -62,15 +62,16 @@ def program(ctx: Context, call: Call, prog: str) -> list[int] | None:
             return compute(ctx, call, prog, [])
         return compute(ctx, call, script, argv[argv.index(script) + 1:])
     if "/" in argv[0] or (ctx.exists(normalize(argv[0], call.cwd)) and not ctx.is_dir(normalize(argv[0], call.cwd))):
-        return run_file(ctx, call, normalize(argv[0], call.cwd), argv[1:])
+        return run_file(ctx, call, argv[0], argv[1:])
     return None
 
 
-def run_file(ctx: Context, call: Call, path: str, args: list[str], lang: str | None = None) -> list[int]:
-    """Run an artifact file: read its code in place when the artifact has it, else a program run."""
-    found = ctx.code(path)
+def run_file(ctx: Context, call: Call, program: str, args: list[str], lang: str | None = None) -> list[int]:
+    """Run an artifact file (`program` as the command names it): read its code in place when the artifact has it,
+    else a program run."""
+    found = ctx.code(normalize(program, call.cwd))
     if found is None:
-        return compute(ctx, call, path, args)
+        return compute(ctx, call, program, args)
     rel, text = found
     lang = lang or _language(rel, text)
     if lang is None:
@@ -185,16 +186,15 @@ def _python(ctx: Context, call: Call) -> list[int]:
             found = ctx.code(normalize(call.stdin_file, call.cwd))
             if found:
                 return run_code(ctx, call, "python", found[1], rest[1:], where=found[0])
-            return compute(ctx, call, normalize(call.stdin_file, call.cwd), rest[1:])
+            return compute(ctx, call, call.stdin_file, rest[1:])
         if code is None:
             return compute(ctx, call, "python", rest[1:])
         sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, lang="python", stdin=[],
                    out_file=call.out_file, stdout=call.stdout, tolerant=call.tolerant)
         return run_code(ctx, sub, "python", code, rest[1:], inline=True)
-    script = normalize(rest[0], call.cwd)
-    if script.lower().endswith(".ipynb"):
-        return _executed_notebook(ctx, call, script, rest[1:])
-    return run_file(ctx, call, script, rest[1:], lang="python")
+    if rest[0].lower().endswith(".ipynb"):
+        return _executed_notebook(ctx, call, rest[0], rest[1:])
+    return run_file(ctx, call, rest[0], rest[1:], lang="python")
 
 
 def _module(ctx: Context, call: Call, module: str, args: list[str]) -> list[int]:
@@ -214,9 +214,8 @@ def _module(ctx: Context, call: Call, module: str, args: list[str]) -> list[int]
         call.argv = [top] + args
         return _notebook(ctx, call, top)
     for candidate in (module.replace(".", "/") + ".py", module.replace(".", "/") + "/__main__.py"):
-        path = normalize(candidate, call.cwd)
-        if ctx.code(path) is not None:
-            return run_file(ctx, call, path, args, lang="python")
+        if ctx.code(normalize(candidate, call.cwd)) is not None:
+            return run_file(ctx, call, candidate, args, lang="python")
     return compute(ctx, call, module, args)
 
 
@@ -228,19 +227,18 @@ def _r(ctx: Context, call: Call, prog: str) -> list[int]:
             return compute(ctx, call, "R", [])
         out = files[1] if len(files) > 1 else re.sub(r"\.[Rr]$", "", files[0]) + ".Rout"
         sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
-        return run_file(ctx, sub, normalize(files[0], call.cwd), [], lang="r")
+        return run_file(ctx, sub, files[0], [], lang="r")
     exprs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expr")]
     if exprs:
         return run_code(ctx, call, "r", "\n".join(exprs), [], inline=True)
     files = [a.removeprefix("--file=") for a in args if not a.startswith("-") or a.startswith("--file=")]
     files = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"] + files
     if files:
-        return run_file(ctx, call, normalize(files[0], call.cwd), args[args.index(files[0]) + 1:] if files[0] in args else [],
-                        lang="r")
+        return run_file(ctx, call, files[0], args[args.index(files[0]) + 1:] if files[0] in args else [], lang="r")
     if call.stdin_text is not None:
         return run_code(ctx, call, "r", call.stdin_text, [], inline=True)
     if call.stdin_file:
-        return run_file(ctx, call, normalize(call.stdin_file, call.cwd), [], lang="r")
+        return run_file(ctx, call, call.stdin_file, [], lang="r")
     return compute(ctx, call, prog, [])
 
 
@@ -255,11 +253,11 @@ def _shell(ctx: Context, call: Call, prog: str) -> list[int]:
         i += 1
     rest = args[i:]
     if rest:
-        return run_file(ctx, call, normalize(rest[0], call.cwd), rest[1:], lang="shell")
+        return run_file(ctx, call, rest[0], rest[1:], lang="shell")
     if call.stdin_text is not None:
         return run_code(ctx, call, "shell", call.stdin_text, [], inline=True)
     if call.stdin_file:
-        return run_file(ctx, call, normalize(call.stdin_file, call.cwd), [], lang="shell")
+        return run_file(ctx, call, call.stdin_file, [], lang="shell")
     return silent(ctx, _step(call, neutral=True, program=prog))
 
 
@@ -268,7 +266,8 @@ def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
     sub = args[0] if args and prog == "jupyter" else ""
     if prog == "jupyter" and sub in ("notebook", "lab", "kernelspec", "--version", "server", "labextension"):
         return silent(ctx, _step(call, neutral=True, program="jupyter " + sub))
-    notebooks = [normalize(a, call.cwd) for a in args if a.lower().endswith((".ipynb", ".qmd", ".rmd"))]
+    named = [a for a in args if a.lower().endswith((".ipynb", ".qmd", ".rmd"))]
+    notebooks = [normalize(a, call.cwd) for a in named]
     if not notebooks:
         return compute(ctx, call, " ".join(call.argv[:2]), args)
     nb = notebooks[0]
@@ -279,7 +278,7 @@ def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
     if executes:
         if out and out != "-":
             call = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
-        return _executed_notebook(ctx, call, nb, [])
+        return _executed_notebook(ctx, call, named[0], [])
     src = Source(kind="file", ref=nb, use="display", how=f"{prog} renders the stored outputs")
     step = _step(call, sources=[src], program=prog, role="display")
     if out == "-":
@@ -306,10 +305,13 @@ def _notebook_output(prog: str, sub: str, args: list[str], nb: str, notebooks: l
 
 
 def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> list[int]:
-    found = ctx.code(nb)
+    """`nb` as the command names it; the notebook runs in its own folder, as Jupyter runs it."""
+    found = ctx.code(normalize(nb, call.cwd))
     if found is None:
         return compute(ctx, call, nb, args)
-    return run_code(ctx, call, "notebook", found[1], args, where=found[0])
+    inside = Call(argv=call.argv, cwd=rel_dir(found[0]), line=call.line, text=call.text, out_file=call.out_file and
+                  normalize(call.out_file, call.cwd), stdout=call.stdout, tolerant=call.tolerant)
+    return run_code(ctx, inside, "notebook", found[1], args, where=found[0])
 
 
 def _make(ctx: Context, call: Call) -> list[int]:

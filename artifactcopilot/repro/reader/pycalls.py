@@ -80,6 +80,8 @@ class Calls:
             return union(recv or EMPTY, *every, *results).derive(last)
         if last == "range":
             return EMPTY
+        if last in ("writer", "DictWriter", "ExcelWriter") and every and every[0].write:  # csv.writer(open(f, "w"))
+            return Val(write=every[0].write)
         path = recv.path if recv is not None and recv.path is not None and last in ("strip", "replace", "format") else None
         if last in ("sorted", "list", "reversed", "iter", "tuple", "set", "enumerate", "natsorted") and len(args) == 1:
             path = args[0].path
@@ -298,7 +300,8 @@ class Calls:
         if q in ("os.getcwd", "pathlib.Path.cwd", "Path.cwd", "os.curdir"):
             return Val(path=".")
         if last == "dirname" and args:
-            return Val(path=posixpath.dirname(args[0].path) if args[0].path and args[0].path != "?script" else "?script")
+            path = args[0].path
+            return Val(path=path if path in ("?script", "?root") else posixpath.dirname(path) if path else "?")
         if last not in PATH_FUNCS:
             return None
         if last == "str" and args and args[0].path is None:
@@ -391,8 +394,8 @@ class Calls:
         if last not in MUTATORS or not isinstance(node.func, ast.Attribute):
             return None
         root = node.func.value
-        while isinstance(root, (ast.Attribute, ast.Subscript)):
-            root = root.value
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):  # d.setdefault(k, []).append(v)
+            root = root.func if isinstance(root, ast.Call) else root.value
         if isinstance(root, ast.Name):
             old = self.r.env.get(root.id, EMPTY)
             joined = union(old, *args, *kwargs.values())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import posixpath
 
-from .context import Context, rel_dir
+from .context import Context
 from .literals import numbers_source, text_source
 from .model import Source, Step
 from .paths import path_kind, role_of
@@ -162,8 +162,21 @@ class PyReader:
 
     def s_If(self, node: ast.If) -> None:
         self.ev(node.test)
-        self.block(node.body)
-        self.block(node.orelse)
+        self.branches([node.body, node.orelse])
+
+    def branches(self, blocks: list[list[ast.stmt]]) -> None:
+        """Alternative blocks start from the same values; afterwards a name holds what any of them gave it."""
+        start = dict(self.env)
+        results = []
+        for body in blocks:
+            self.env = dict(start)
+            self.block(body)
+            results.append(self.env)
+        merged = dict(start) if any(not b for b in blocks) else {}
+        for env in results:
+            for name, value in env.items():
+                merged[name] = _merge(merged[name], value) if name in merged else value
+        self.env = merged
 
     def s_With(self, node) -> None:
         for item in node.items:
@@ -175,18 +188,14 @@ class PyReader:
     s_AsyncWith = s_With
 
     def s_Try(self, node) -> None:
-        self.block(node.body)
-        for h in node.handlers:
-            self.block(h.body)
-        self.block(node.orelse)
+        self.branches([node.body + node.orelse] + [h.body for h in node.handlers])
         self.block(node.finalbody)
 
     s_TryStar = s_Try
 
     def s_Match(self, node) -> None:
         self.ev(node.subject)
-        for case in node.cases:
-            self.block(case.body)
+        self.branches([case.body for case in node.cases] + [[]])
 
     # ---- binding
     def bind(self, target: ast.AST, value: Val) -> None:
@@ -252,7 +261,7 @@ class PyReader:
 
     def e_Name(self, node: ast.Name, data: bool) -> Val:
         if node.id == "__file__":
-            return Val(path=self.where or "?script")
+            return Val(path=f"?root/{self.where}" if self.where else "?script/__file__")
         return self.env.get(node.id) or (Val(qual=node.id) if node.id in _BUILTINS else Val(qual="?" + node.id))
 
     def e_Attribute(self, node: ast.Attribute, data: bool) -> Val:
@@ -391,9 +400,11 @@ class PyReader:
 
     def path_of(self, path: str) -> str:
         """A path as the script names it, relative to the run's folder ('?' kept for an unknown part)."""
-        if path.startswith("?script"):
-            base = rel_dir(self.where or "")
-            path = posixpath.join(base, path[len("?script"):].lstrip("/")) if base else path[len("?script"):].lstrip("/")
+        if path == "?root" or path.startswith("?root/"):  # from __file__ of an artifact program: artifact-relative
+            norm = posixpath.normpath(path[len("?root"):].lstrip("/") or ".")
+            return "" if norm == "." else norm
+        if path.startswith("?script"):  # from __file__ of the submitted script: its folder is where it runs
+            path = path[len("?script"):].lstrip("/")
         if not path.startswith(("/", "?", "*")) and self.cwd:
             path = posixpath.join(self.cwd, path)
         norm = posixpath.normpath(path) if path else path
@@ -442,6 +453,13 @@ _BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "st
              "Exception", "ValueError", "KeyError", "RuntimeError", "display"}
 
 
+def _merge(a: Val, b: Val) -> Val:
+    if a == b:
+        return a
+    return Val(a.origins | b.origins, path=a.path or b.path, qual=a.qual or b.qual, write=a.write or b.write,
+               local=a.local or b.local, namespace=a.namespace or b.namespace)
+
+
 def _is_call_to(node: ast.AST, names: tuple[str, ...]) -> bool:
     if not isinstance(node, ast.Call):
         return isinstance(node, (ast.Constant,))
@@ -478,9 +496,9 @@ def _join(left: str, right: str | None) -> str:
 
 
 def _dirname(path: str) -> str:
+    if path in ("?script", "?root"):
+        return path  # above the script's folder or the artifact's root: unknown, kept
     d = posixpath.dirname(path.rstrip("/"))
-    if path.startswith("?script") and "/" not in path:
-        return "?script"
     return d if d else ("." if not path.startswith("?") else path)
 
 
