@@ -75,7 +75,7 @@ def run_file(ctx: Context, call: Call, program: str, args: list[str], lang: str 
     rel, text = found
     lang = lang or _language(rel, text)
     if lang is None:
-        return compute(ctx, call, path, args)
+        return compute(ctx, call, program, args)
     return run_code(ctx, call, lang, text, args, where=rel)
 
 
