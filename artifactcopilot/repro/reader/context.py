@@ -29,6 +29,8 @@ class Context:
     shell_vars: dict[str, str] = field(default_factory=dict)
     shell_functions: dict[str, object] = field(default_factory=dict)
     heredocs: dict[str, str] = field(default_factory=dict)
+    modules: dict[str, object] = field(default_factory=dict)
+    """Artifact Python modules read for their functions (name -> reader, None when not found)."""
 
     @classmethod
     def make(cls, root: Path | None, files: list[str] | None) -> Context:

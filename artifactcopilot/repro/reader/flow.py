@@ -102,8 +102,10 @@ class _Flow:
         out: list[Mark] = []
         if depth > 40:
             return out
+        mixed = any(src.kind != "literal" for src in step.sources)
         for src in step.sources:
-            out += self.source(step, src, use, depth)
+            found = self.source(step, src, use, depth)
+            out += [m for m in found if not (mixed and m.kind == "weak")]  # numbers beside data are parameters
         compute = [s for s in step.sources if s.kind == "compute"]
         if compute and not any(m.kind in ("full", "last", "copy") for m in out):
             out += self.program_only(step, compute)
@@ -164,7 +166,8 @@ class _Flow:
 
     def program_only(self, step: Step, compute: list[Source]) -> list[Mark]:
         """A program run whose named inputs settle nothing: its role decides."""
-        src = compute[0]
+        order = {"experiment": 0, "unknown": 1, "aggregate": 2, "display": 3}
+        src = min(compute, key=lambda s: order.get(s.role, 1))
         name = src.ref
         conf = "medium" if step.expanded or step.lang != "shell" else "low"
         if src.role == "display":
@@ -200,7 +203,7 @@ class _Flow:
 def weak_enough(mark: Mark) -> bool:
     """A weak literal mark counts when its numbers look like results (not a lone parameter echoed)."""
     parts = mark.ref.split(":")
-    return len(parts) == 3 and (int(parts[2]) >= 1 or int(parts[1]) >= 3)
+    return len(parts) == 3 and int(parts[2]) >= 1
 
 
 _SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|q|quiet|v|verbose)(=\S*)?|\d+|"
@@ -259,8 +262,9 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
     verdict.stored_inputs = list(dict.fromkeys(m.ref for m in marks if m.kind == "last" and "/" in m.ref or
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
+    computes = any(src.kind in ("compute", "file", "step") for st in reading.steps for src in st.sources)
     for kind, method in (("copy", "copy"), ("last", "last_mile"), ("full", "full"), ("weak", "copy")):
-        chosen = [m for m in marks if m.kind == kind]
+        chosen = [m for m in marks if m.kind == kind and (kind != "weak" or not computes)]
         if chosen:
             verdict.method = method
             verdict.confidence = max((m.confidence for m in chosen), key=_RANK.get) if kind != "weak" else "low"

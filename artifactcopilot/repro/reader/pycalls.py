@@ -65,7 +65,7 @@ class Calls:
         r = self.r
         q, recv = self.qual(node.func)
         last = q.rsplit(".", 1)[-1]
-        data_args = last in CONSTRUCTORS or last in MUTATORS or last in PRINTS
+        data_args = last in CONSTRUCTORS or (last in MUTATORS and bool(node.args)) or last in PRINTS
         args = [r.ev(a, data_args) for a in node.args]
         kwargs = {k.arg: r.ev(k.value, data_args) for k in node.keywords}
         every = args + list(kwargs.values())
@@ -74,6 +74,9 @@ class Calls:
             out = handler(node, q, last, recv, args, kwargs)
             if out is not None:
                 return out
+        if last in ("map", "imap", "imap_unordered", "starmap", "apply_async", "submit") and len(args) >= 2 and \
+                args[0].qual and READERS.match(args[0].qual.rsplit(".", 1)[-1]) and args[1].path:
+            return Val(frozenset({self._origin(self.r.path_of(args[1].path), args[0].qual)}))  # map(pd.read_csv, files)
         callbacks = [v for v in every if v.local and not v.local.startswith(("class:", "obj:"))]
         results = [self.invoke(v.local, node, [], {}) for v in callbacks]
         if last in AGGREGATES:
@@ -137,11 +140,10 @@ class Calls:
         path = target.path if target is not None and target.path else "?"
         mode_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
         mode = mode_node.value if isinstance(mode_node, ast.Constant) and isinstance(mode_node.value, str) else "r"
-        path = self.r.path_of(path)
         if any(c in mode for c in "wax"):
-            return Val(write=path)
-        return Val(frozenset({self._origin(path, q)}) | (target.origins if target and not target.path else frozenset()),
-                   path=path)
+            return Val(write=path)  # raw: normalised once, where it is written
+        return Val(frozenset({self._origin(self.r.path_of(path), q)}) |
+                   (target.origins if target and not target.path else frozenset()), path=path)
 
     def _origin(self, path: str, how: str) -> Orig:
         if path_kind(path) == "paper":
@@ -234,7 +236,7 @@ class Calls:
             path = posixpath.join(base, pattern) if base and last in ("glob", "rglob") else (base or pattern)
             if last in ("listdir", "scandir", "iterdir", "walk"):
                 path = posixpath.join(args[0].path if args and args[0].path else (base or "?"), "*")
-            return Val(path=self.r.path_of(path))
+            return Val(path=path)
         if not READERS.match(last) or last in ("parse",) and top not in ("json", "yaml", "xml", "csv"):
             return None
         if last in ("read", "readlines", "readline", "read_text", "read_bytes", "load", "loads") and recv is not None \
@@ -293,7 +295,8 @@ class Calls:
             return None
         if last == "table" and top not in ("matplotlib",) and recv is None:
             return None
-        self.r.plot = union(self.r.plot, recv or EMPTY, *args, *kwargs.values()).derive("plotted")
+        data = recv if recv is not None and any(o.kind not in ("literal", "text") for o in recv.origins) else EMPTY
+        self.r.plot = union(self.r.plot, data, *args, *kwargs.values()).derive("plotted")  # df.plot(), not ax.plot()
         return Val(qual=f"{q}()")
 
     def _path(self, node, q, last, recv, args, kwargs):
@@ -382,6 +385,9 @@ class Calls:
         artifact = q.startswith("?") or (not q.startswith(".") and top not in STDLIB and top not in DATA_LIBS
                                          and top not in _LOCAL_BUILTINS)
         if artifact:
+            read = self._module_function(plain, node, args, kwargs)
+            if read is not None:
+                return read
             name = plain.replace("__artifact__.", "").lstrip(".")
             return Val(everything.derive(last).origins | {Orig("compute", name, how=f"calls the artifact's {name}")},
                        qual=f"{q}()")
@@ -390,13 +396,30 @@ class Calls:
             return Val(everything.derive(last).origins | {Orig("compute", last, how=f"calls .{last}()")})
         return None
 
+    def _module_function(self, q: str, node, args: list[Val], kwargs: dict[str, Val]) -> Val | None:
+        """A function of the artifact's own modules, read where it is called (one module level deep)."""
+        ctx = self.r.ctx
+        if not ctx.has_artifact or "." not in q or q.startswith("."):
+            return None
+        module, func = q.rsplit(".", 1)
+        reader = module_reader(ctx, module, self.r.where, self.r.cwd)
+        if reader is None or func not in reader.funcs or func in reader.stack:
+            return None
+        if not ctx.child(f"{reader.where}:{func}"):
+            return None
+        try:
+            value = reader.calls.invoke(func, node, args, kwargs)
+        finally:
+            ctx.leave()
+        return Val(value.origins, path=value.path, qual=f"{q}()")
+
     def _mutate(self, node, q, last, recv, args, kwargs):
         if last not in MUTATORS or not isinstance(node.func, ast.Attribute):
             return None
         root = node.func.value
         while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):  # d.setdefault(k, []).append(v)
             root = root.func if isinstance(root, ast.Call) else root.value
-        if isinstance(root, ast.Name):
+        if isinstance(root, ast.Name) and node.args:  # gs.update(left=0.08) configures, it adds no data
             old = self.r.env.get(root.id, EMPTY)
             joined = union(old, *args, *kwargs.values())
             if self.r.tags:
@@ -411,3 +434,44 @@ _LOCAL_BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round
                    "any", "all", "reversed", "input", "isinstance", "getattr", "setattr", "hasattr", "type", "super",
                    "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id", "object", "frozenset",
                    "display", "exit", "quit", "globals", "locals", "callable", "issubclass", "sys", "os", "exec", "eval"}
+
+
+MAX_MODULES = 20
+
+
+def module_reader(ctx, module: str, where: str | None, cwd: str) -> PyReader | None:
+    """A reader holding an artifact module's definitions (its `if __name__ == "__main__"` part not run), or None."""
+    from .python import PyReader
+
+    cache = ctx.modules
+    if module in cache:
+        return cache[module]
+    cache[module] = None
+    if len(cache) > MAX_MODULES:
+        return None
+    base = posixpath.dirname(where) if where else cwd
+    if module.startswith("__artifact__"):
+        rel = module[len("__artifact__"):].lstrip(".").replace(".", "/")
+        candidates = [posixpath.join(base, rel)]
+    else:
+        rel = module.replace(".", "/")
+        candidates = [rel, posixpath.join(base, rel), posixpath.join(cwd, rel), posixpath.join("src", rel)]
+    for stem in candidates:
+        for path in (stem + ".py", posixpath.join(stem, "__init__.py")):
+            found = ctx.code(posixpath.normpath(path))
+            if found is None:
+                continue
+            try:
+                tree = ast.parse(found[1])
+            except (SyntaxError, ValueError):
+                return None
+            reader = PyReader(ctx, found[1], cwd, found[0])
+            reader.as_module = True
+            if ctx.child(found[0]):
+                try:
+                    reader.run(tree)
+                finally:
+                    ctx.leave()
+            cache[module] = reader
+            return reader
+    return None

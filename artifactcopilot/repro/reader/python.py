@@ -38,6 +38,8 @@ class PyReader:
         self.argdefaults: dict[str, str] = {}
         self.work = 0
         self.seen: set = set()
+        self.as_module = False
+        """Read as an imported module: its `if __name__ == "__main__"` part does not run."""
         from .pycalls import Calls
 
         self.calls = Calls(self)
@@ -117,7 +119,7 @@ class PyReader:
 
     def s_Expr(self, node: ast.Expr) -> None:
         value = self.ev(node.value)
-        if isinstance(node.value, ast.Call) and any(o.kind == "compute" for o in value.origins):
+        if isinstance(node.value, ast.Call) and not self.as_module and any(o.kind == "compute" for o in value.origins):
             self.effect(node.value, value)
 
     def effect(self, node: ast.Call, value: Val) -> None:
@@ -139,8 +141,9 @@ class PyReader:
 
     def s_For(self, node) -> None:
         it = self.ev(node.iter)
-        computing = _computes(node.body) and not any(o.kind in ("file", "step", "text", "paper") for o in it.origins) \
-            and not self.calls.literal_results(it)
+        counted = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+        computing = _computes(node.body, counted) and not self.calls.literal_results(it) and \
+            not any(o.kind in ("file", "step", "text", "paper") for o in it.origins)
         self.bind(node.target, Val(it.origins, path=it.path))
         self._loop(node, computing)
 
@@ -161,6 +164,8 @@ class PyReader:
                 self.tags.pop()
 
     def s_If(self, node: ast.If) -> None:
+        if self.as_module and _is_main_guard(node.test):
+            return
         self.ev(node.test)
         self.branches([node.body, node.orelse])
 
@@ -453,6 +458,10 @@ _BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "st
              "Exception", "ValueError", "KeyError", "RuntimeError", "display"}
 
 
+def _is_main_guard(test: ast.AST) -> bool:
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+
+
 def _merge(a: Val, b: Val) -> Val:
     if a == b:
         return a
@@ -507,13 +516,15 @@ _MATH = {"exp", "log", "log2", "log10", "sqrt", "factorial", "pow", "sin", "cos"
          "randint", "choice", "binomial", "poisson", "exponential", "rand", "randn", "integrate", "quad", "minimize"}
 
 
-def _computes(body: list[ast.stmt]) -> bool:
-    """A loop body that computes (products, powers, math functions between variables), not one that reformats."""
+def _computes(body: list[ast.stmt], counted: bool = True) -> bool:
+    """A loop that computes: math or random functions, or (over a range, or a while loop) products, powers and
+    accumulations between variables. A loop over categories that filters and plots does not."""
     for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Pow, ast.Sub, ast.FloorDiv, ast.Mod)) \
-                and not _const(node.left) and not _const(node.right) and not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
+        if counted and isinstance(node, ast.BinOp) and \
+                isinstance(node.op, (ast.Mult, ast.Div, ast.Pow, ast.Sub, ast.FloorDiv, ast.Mod)) and \
+                not _const(node.left) and not _const(node.right) and not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
             return True
-        if isinstance(node, ast.AugAssign) and not isinstance(node.op, ast.Add) and not _const(node.value):
+        if counted and isinstance(node, ast.AugAssign) and not isinstance(node.op, ast.Add) and not _const(node.value):
             return True
         if isinstance(node, ast.Call):
             f = node.func
