@@ -303,10 +303,12 @@ def parse_opinion(answer: str) -> tuple[str | None, str | None]:
         data = None
     if isinstance(data, dict) and isinstance(data.get("method"), str):
         text = f"{data['method']} {data.get('reason', '')}"
-    m = re.search(r"\b(copy|copied|last[_ -]mile|full|undetermined)\b", text[:400], re.IGNORECASE)
+    word_re = re.compile(r"\b(cop(?:y|ied|ies|ying)|last[_ -]mile|full|undetermined)\b", re.IGNORECASE)
+    m = word_re.match(text.strip(" *#`\"'")) or word_re.search(text[:400])  # the answer's first word, else its first mention
     if not m:
         return None, None
     word = m.group(1).lower().replace("-", "_").replace(" ", "_")
-    word = {"copied": "copy"}.get(word, word)
-    reason = (text[m.end():].strip(" :.-\n") or None) if len(text) > m.end() else None
+    word = "copy" if word.startswith("cop") else word
+    rest = text.strip(" *#`\"'")[m.end():] if m.string != text else text[m.end():]
+    reason = rest.strip(" :.-\n*") or None
     return word, reason[:300] if reason else None

@@ -52,6 +52,8 @@ AGGREGATE_WORDS = {"parse", "parser", "summary", "summarize", "summarise", "summ
                    "compare", "comparison", "results", "result", "process", "preprocess", "collate", "merge", "combine"}
 DISPLAY_WORDS = {"show", "print", "display", "view", "dump", "cat", "echo", "expected", "paper", "copy", "fetch",
                  "download", "get"}
+_GENERIC = {"run", "main", "all", "go", "start", "script", "exec", "execute", "do", "it", "me", "everything", "repro",
+            "reproduce", "reproduction", "artifact", "entrypoint", "entry", "launch", "driver", "cli", "app", "the"}
 _NEUTRAL = {"main", "results", "result", "table", "tables", "tab", "paper"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -146,7 +148,9 @@ def role_of(program: str) -> Role:
     """What a program's name says it does: run an experiment, aggregate stored results, or display them."""
     base = posixpath.basename(program.rstrip("/"))
     stem = re.sub(r"\.(py|r|sh|bash|jl|pl|rb|js|jar|exe|ipynb|m)$", "", base, flags=re.IGNORECASE)
-    ws = set(words(stem))
+    ws = set(words(stem)) - {"py", "sh"}
+    if ws <= _GENERIC:  # run.sh, main.py, run_all.sh: names that say nothing about what runs
+        return "unknown"
     if ws & DISPLAY_WORDS and not ws & ((EXPERIMENT_WORDS | AGGREGATE_WORDS) - _NEUTRAL):
         return "display"
     if ws & AGGREGATE_WORDS:
