@@ -74,9 +74,9 @@ def measure(scripts: Path, entries: list[dict], mode: str, workers: int) -> dict
 
 
 def render(result: dict) -> str:
-    lines = [f"{result['mode']:>8}: {result['right']}/{result['scripts']} right ({result['accuracy']:.1%}), "
+    lines = [(f"{result['mode']:>8}: {result['right']}/{result['scripts']} right ({result['accuracy']:.1%}), "
              f"copies accepted {result['copies_accepted']}, undetermined {result['undetermined']}, "
-             f"{result['seconds']}s",
+             f"{result['seconds']}s"),
              "          actual \\ judged " + "".join(f"{p:>14}" for p in PREDICTED)]
     for a in LABELS:
         lines.append(f"          {a:>15} " + "".join(f"{result['confusion'][a][p]:>14}" for p in PREDICTED))

@@ -16,9 +16,9 @@ import yaml
 
 from artifactcopilot.acquire.paper import load_paper
 from artifactcopilot.repro.judges import execute, judge_method, judge_output, judge_submission, static_error
-from artifactcopilot.tables import parse_tables
 from artifactcopilot.sandbox.base import Limits
 from artifactcopilot.sandbox.local import LocalSandbox
+from artifactcopilot.tables import parse_tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPRO = FIXTURES / "repro"
@@ -99,7 +99,7 @@ def _method_confusion(tmp_path: Path, trace: bool | None) -> Counter:
         artifact, table = _case(entry)
         run = execute(entry["script"], artifact, sandbox, 60, trace=trace)
         assert trace is not False or run.provenance.method == "snapshot"
-        rerun = lambda withheld: execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs  # noqa: E731
+        rerun = lambda withheld: execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs
         return judge_method(entry["script"], artifact, table, run, rerun).method
     return Counter(zip((e["label"] for e in SCRIPTS), _parallel(tmp_path, SCRIPTS, judge)))
 

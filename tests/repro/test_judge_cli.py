@@ -13,7 +13,7 @@ FUZZ = Path(__file__).resolve().parent.parent / "fixtures" / "repro" / "fuzzbenc
 def copilot(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *args], capture_output=True, text=True,
-                          env={**base, **(env or {})}, timeout=300, stdin=subprocess.DEVNULL)
+                          env={**base, **(env or {})}, timeout=300, stdin=subprocess.DEVNULL, check=False)
 
 
 def test_judge_table_exit_codes_and_outputs(tmp_path):

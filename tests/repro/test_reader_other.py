@@ -15,17 +15,17 @@ def method(text: str, name: str, root=None, files=None) -> str:
 
 
 @pytest.mark.parametrize("code, expected", [
-    ('tab <- data.frame(m = c("A", "B", "C"), acc = c(0.912, 0.887, 0.853), f1 = c(0.901, 0.873, 0.842))\n'
-     "print(knitr::kable(tab))\n", "copy"),
+    (('tab <- data.frame(m = c("A", "B", "C"), acc = c(0.912, 0.887, 0.853), f1 = c(0.901, 0.873, 0.842))\n'
+     "print(knitr::kable(tab))\n"), "copy"),
     ('d <- read.csv("results/table3.csv")\nprint(d)\n', "copy"),
     ('library(pdftools)\ntxt <- pdf_text("paper.pdf")\ncat(txt[5])\n', "copy"),
     ('runs <- read.csv("results/raw_runs.csv")\nagg <- aggregate(acc ~ model, data = runs, FUN = mean)\nagg\n', "last_mile"),
     ("library(dplyr)\nlogs <- readRDS('logs/all_runs.rds')\nlogs %>% group_by(m) %>% summarise(acc = mean(acc)) %>% print()\n",
      "last_mile"),
-    ("sim <- function(n) {\n  x <- 0\n  for (i in 1:n) { x <- x + rnorm(1) * 2 }\n  x / n\n}\n"
-     "res <- sapply(c(10, 100, 1000), sim)\nwrite.csv(res, 'out/sim.csv')\nprint(res)\n", "full"),
-    ('d <- read.table("data/constructs.csv", header = TRUE)\nsink("results/Table-3.txt")\n'
-     "for (p in unique(d$project)) {\n  x <- d[d$project == p, ]\n  print(wilcox.test(x$a, x$b))\n}\nsink()\n", "full"),
+    (("sim <- function(n) {\n  x <- 0\n  for (i in 1:n) { x <- x + rnorm(1) * 2 }\n  x / n\n}\n"
+     "res <- sapply(c(10, 100, 1000), sim)\nwrite.csv(res, 'out/sim.csv')\nprint(res)\n"), "full"),
+    (('d <- read.table("data/constructs.csv", header = TRUE)\nsink("results/Table-3.txt")\n'
+     "for (p in unique(d$project)) {\n  x <- d[d$project == p, ]\n  print(wilcox.test(x$a, x$b))\n}\nsink()\n"), "full"),
 ])
 def test_r_scripts(code, expected):
     assert method(code, "analysis.R") == expected, code
@@ -49,8 +49,8 @@ def notebook(*cells: tuple[str, str, str | None]) -> str:
 
 def test_notebook_code_cells_are_read_with_their_magics():
     nb = notebook(("markdown", "# Table 2", None),
-                  ("code", "%matplotlib inline\nimport pandas as pd\n!python3 train.py --out runs\n"
-                           "df = pd.read_csv('runs/scores.csv')", None),
+                  ("code", ("%matplotlib inline\nimport pandas as pd\n!python3 train.py --out runs\n"
+                           "df = pd.read_csv('runs/scores.csv')"), None),
                   ("code", "df.groupby('model').acc.mean()", "| A | 0.91 |\n"))
     reading = read_script(nb, "analysis.ipynb")
     assert reading.language == "notebook"
@@ -62,8 +62,8 @@ def test_a_notebook_rendered_without_running_shows_its_stored_outputs(tmp_path):
     files = ["nb.ipynb"]
     assert method("jupyter nbconvert --to html nb.ipynb\n", "repro.sh", tmp_path, files) == "copy"
     assert method("jupyter nbconvert --execute --to html nb.ipynb\n", "repro.sh", tmp_path, files) == "copy"
-    (tmp_path / "nb.ipynb").write_text(notebook(("code", "import pandas as pd\nd = pd.read_csv('logs/runs.csv')\n"
-                                                         "d.acc.mean()", "0.91")))
+    (tmp_path / "nb.ipynb").write_text(notebook(("code", ("import pandas as pd\nd = pd.read_csv('logs/runs.csv')\n"
+                                                         "d.acc.mean()"), "0.91")))
     assert method("papermill nb.ipynb out.ipynb\n", "repro.sh", tmp_path, files) == "last_mile"
 
 

@@ -13,11 +13,11 @@ def verdict(code: str, files: list[str] | None = None, root=None):
 
 @pytest.mark.parametrize("code", [
     # a dict of results printed in a loop
-    'results = {"bert": (83.27, 80.14), "roberta": (85.91, 82.33)}\n'
-    'for name, (acc, f1) in results.items():\n    print(f"| {name} | {acc} | {f1} |")\n',
+    ('results = {"bert": (83.27, 80.14), "roberta": (85.91, 82.33)}\n'
+    'for name, (acc, f1) in results.items():\n    print(f"| {name} | {acc} | {f1} |")\n'),
     # a DataFrame of literal numbers
-    "import pandas as pd\ndf = pd.DataFrame({'acc': [0.8327, 0.8591, 0.7712], 'f1': [0.8014, 0.8233, 0.7451]})\n"
-    "print(df.to_markdown())\n",
+    ("import pandas as pd\ndf = pd.DataFrame({'acc': [0.8327, 0.8591, 0.7712], 'f1': [0.8014, 0.8233, 0.7451]})\n"
+    "print(df.to_markdown())\n"),
     # a stored results table loaded and reformatted (binary)
     "import pandas as pd\ndf = pd.read_parquet('results/table2.parquet')\nprint(df.round(2).to_latex())\n",
     "import numpy as np\nt = np.load('output/final_metrics.npy')\nprint(t)\n",
@@ -41,12 +41,12 @@ def test_copies(code):
 
 @pytest.mark.parametrize("code", [
     "import pandas as pd\ndf = pd.read_csv('results/raw_runs.csv')\nprint(df.groupby('model')['acc'].mean().round(3))\n",
-    "import glob, json\nvals = []\nfor p in glob.glob('logs/*.json'):\n    vals.append(json.load(open(p))['loss'])\n"
-    "print(sum(vals) / len(vals))\n",
-    "import pandas as pd, glob\ndf = pd.concat(map(pd.read_pickle, glob.glob('results_grouped/*.pkl')))\n"
-    "print(df.pivot_table(index='eps', values='err', aggfunc='median'))\n",
-    "import matplotlib.pyplot as plt\nimport pandas as pd\nd = pd.read_csv('outputs/trace_log.csv')\n"
-    "plt.plot(d['step'], d['loss'])\nplt.savefig('fig3.pdf')\n",
+    ("import glob, json\nvals = []\nfor p in glob.glob('logs/*.json'):\n    vals.append(json.load(open(p))['loss'])\n"
+    "print(sum(vals) / len(vals))\n"),
+    ("import pandas as pd, glob\ndf = pd.concat(map(pd.read_pickle, glob.glob('results_grouped/*.pkl')))\n"
+    "print(df.pivot_table(index='eps', values='err', aggfunc='median'))\n"),
+    ("import matplotlib.pyplot as plt\nimport pandas as pd\nd = pd.read_csv('outputs/trace_log.csv')\n"
+    "plt.plot(d['step'], d['loss'])\nplt.savefig('fig3.pdf')\n"),
 ])
 def test_aggregations_of_stored_results_are_last_mile(code):
     v, _ = verdict(code)
@@ -55,20 +55,20 @@ def test_aggregations_of_stored_results_are_last_mile(code):
 
 @pytest.mark.parametrize("code", [
     # simulation with the script's own functions, over parameters written in the script
-    "import math\n\ndef utility(k, eps):\n    u = 0\n    for i in range(k + 1):\n"
-    "        u += math.exp(-eps * i) * i / k\n    return u\n\nfor eps in [0.5, 1.0, 2.0]:\n    print(eps, utility(10, eps))\n",
+    ("import math\n\ndef utility(k, eps):\n    u = 0\n    for i in range(k + 1):\n"
+    "        u += math.exp(-eps * i) * i / k\n    return u\n\nfor eps in [0.5, 1.0, 2.0]:\n    print(eps, utility(10, eps))\n"),
     # the artifact's code, imported and called
-    "import sys\nsys.path.insert(0, '.')\nfrom src.methods.tp import tp_perturb\nimport pickle\n"
-    "traj = pickle.load(open('experiments/NYC/nyc_trajectory.pkl', 'rb'))\nprint(tp_perturb(traj, 2.0))\n",
+    ("import sys\nsys.path.insert(0, '.')\nfrom src.methods.tp import tp_perturb\nimport pickle\n"
+    "traj = pickle.load(open('experiments/NYC/nyc_trajectory.pkl', 'rb'))\nprint(tp_perturb(traj, 2.0))\n"),
     # random draws and timing are an experiment
-    "import numpy as np, time\nstart = time.perf_counter()\nx = np.random.laplace(0, 1, 100000)\n"
-    "print(f'{abs(x.mean()):.4f} in {time.perf_counter() - start:.2f}s')\n",
+    ("import numpy as np, time\nstart = time.perf_counter()\nx = np.random.laplace(0, 1, 100000)\n"
+    "print(f'{abs(x.mean()):.4f} in {time.perf_counter() - start:.2f}s')\n"),
     # training a model on input data
-    "import pandas as pd\nfrom sklearn.ensemble import RandomForestClassifier\ndf = pd.read_csv('data/train.csv')\n"
-    "m = RandomForestClassifier().fit(df[['a', 'b']], df['y'])\nprint(m.score(df[['a', 'b']], df['y']))\n",
+    ("import pandas as pd\nfrom sklearn.ensemble import RandomForestClassifier\ndf = pd.read_csv('data/train.csv')\n"
+    "m = RandomForestClassifier().fit(df[['a', 'b']], df['y'])\nprint(m.score(df[['a', 'b']], df['y']))\n"),
     # the experiment through subprocess, then its summary
-    "import subprocess\nsubprocess.run(['python3', 'campaign.py', '--out', 'runs'], check=True)\n"
-    "subprocess.run('python3 summarize.py runs', shell=True, check=True)\n",
+    ("import subprocess\nsubprocess.run(['python3', 'campaign.py', '--out', 'runs'], check=True)\n"
+    "subprocess.run('python3 summarize.py runs', shell=True, check=True)\n"),
 ])
 def test_computations_are_full(code):
     v, _ = verdict(code)
@@ -90,7 +90,7 @@ def test_both_branches_of_an_if_are_kept():
 def test_values_through_the_scripts_functions():
     code = ("def load():\n    with open('results/final.csv') as f:\n        return f.read()\n\n"
             "def main():\n    print(load())\n\nif __name__ == '__main__':\n    main()\n")
-    v, reading = verdict(code)
+    v, _reading = verdict(code)
     assert v.method == "copy" and "results/final.csv" in v.displayed
 
 

@@ -33,8 +33,8 @@ def test_shown_stored_results_are_a_copy(script):
     "cat <<'EOF'\n| Model | Acc | F1 |\n|---|---|---|\n| A | 83.27 | 80.14 |\n| B | 91.33 | 88.91 |\nEOF\n",
     "printf '| A | 83.27 | 80.14 |\\n| B | 91.33 | 88.91 |\\n'\n",
     "python3 run.py --epochs 1 > /dev/null\necho 'A 83.27 80.14'\necho 'B 91.33 88.91'\n",
-    "echo 'fCBNb2RlbCB8IEFjYyB8IEYxIHwKfC0tLXwtLS18LS0tfAp8IEEgfCA4My4yNyB8IDgwLjE0IHwKfCBCIHwgOTEuMzMgfCA4OC45MSB8Cg=='"
-    " | base64 -d\n",
+    ("echo 'fCBNb2RlbCB8IEFjYyB8IEYxIHwKfC0tLXwtLS18LS0tfAp8IEEgfCA4My4yNyB8IDgwLjE0IHwKfCBCIHwgOTEuMzMgfCA4OC45MSB8Cg=='"
+    " | base64 -d\n"),
     "pdftotext -layout paper.pdf - | grep -A5 'Table 2'\n",
 ])
 def test_numbers_written_in_the_script_or_taken_from_the_paper_are_a_copy(script):
@@ -56,11 +56,11 @@ def test_summaries_of_stored_intermediate_results_are_last_mile(script):
 
 @pytest.mark.parametrize("script", [
     # Artisan Fig. 5c: the experiment, then the parse of what it wrote (an output folder it does not name)
-    "docker-compose run pmsat /bin/bash -c \"cd /pmsat-inference && python -m pip install 'numpy<2' && "
+    ("docker-compose run pmsat /bin/bash -c \"cd /pmsat-inference && python -m pip install 'numpy<2' && "
     "python run_pmsat_on_traces.py examples-results/ping_pong_example/info.json -nmax 7 && MPLBACKEND=Agg "
-    "python parse_single_run_results.py TRACE-results/92e710ef352c4739cd7569794272588a\" > /workspace/repro.log\n",
-    "python3 train.py --epochs 3 --out runs/exp1\npython3 evaluate.py --checkpoint runs/exp1/model.pt > scores.txt\n"
-    "python3 make_table.py scores.txt\n",
+    "python parse_single_run_results.py TRACE-results/92e710ef352c4739cd7569794272588a\" > /workspace/repro.log\n"),
+    ("python3 train.py --epochs 3 --out runs/exp1\npython3 evaluate.py --checkpoint runs/exp1/model.pt > scores.txt\n"
+    "python3 make_table.py scores.txt\n"),
     "cd scripts\n./run_perfect_knowledge_guess.py ../patts/dpatt/control.txt Control\n",
     "python3 campaign.py --out results/raw\npython3 summarize.py results/raw\n",
     "set -e\npython3 simulate.py --seed 1 --out out\ncat out/table.md\n",
