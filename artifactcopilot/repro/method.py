@@ -233,6 +233,8 @@ def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static:
         if low.endswith(".ipynb") and static.executes_notebook:
             continue
         if not _holds(target, artifact / rel):
+            if traced and rel in prov.read_first and _unreadable(artifact / rel) and rerun is not None:
+                _unreadable_source(verdict, rel, target, static, rerun)
             continue
         if traced and rel not in prov.read_first:
             verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
@@ -255,6 +257,23 @@ def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static:
         if rel in static.stored_inputs and not shown and not verified and path_kind(rel) == "results" and \
                 not low.endswith(binary.BINARY_SUFFIXES):
             continue  # aggregated from a file that also holds the table: not shown as is
+        verdict.copy_sources.append(rel)
+
+
+def _unreadable(path: Path) -> bool:
+    return path.suffix.lower() in binary.BINARY_SUFFIXES and binary.numbers(path) is None and holds_results(path.name)
+
+
+def _unreadable_source(verdict: MethodVerdict, rel: str, target: Table, static: StaticFindings, rerun: Rerun) -> None:
+    """A stored results file whose format cannot be read here (.parquet, .h5 without their libraries): a rerun
+    without it tells whether the table depends on it; the script's reading tells whether it is shown or computed on."""
+    outputs = rerun(rel)
+    if outputs is None or any(contains_table(target, text) for _, text in outputs):
+        return
+    verdict.signals.append(Signal(source="rerun", finding="copy" if rel in static.displayed else "last_mile",
+                                  detail=f"without {rel}: no table"))
+    if rel in static.displayed:
+        verdict.reasons.append(f"a rerun without {rel} no longer produces the table, and the script shows it as stored")
         verdict.copy_sources.append(rel)
 
 

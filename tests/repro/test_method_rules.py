@@ -132,3 +132,19 @@ def test_strace_decides_full_or_last_mile_when_the_reader_cannot():
     last = judge_method(script, FUZZ / "artifact", TABLE, run(read_first=["drv.py", "results/raw/afl-1.csv"]))
     assert (full.method, last.method) == ("full", "last_mile")
     assert full.confidence == "high" and any(s.source == "provenance" for s in full.signals)
+
+
+def test_an_unreadable_binary_results_file_is_judged_by_a_rerun_and_the_reading(tmp_path):
+    art = tmp_path / "art"
+    (art / "results").mkdir(parents=True)
+    (art / "results" / "table2.parquet").write_bytes(b"PAR1\x00\x01 not readable without pyarrow PAR1")
+    files = ["results/table2.parquet"]
+    gone = lambda withheld: [("stdout", "FileNotFoundError")]  # noqa: E731
+    shown = "python3 -c \"import pandas as pd; print(pd.read_parquet('results/table2.parquet').to_markdown())\"\n"
+    traced = run(read_first=["results/table2.parquet"])
+    v = judge_method(shown, art, TABLE, traced, gone, files=files)
+    assert v.method == "copy" and v.copy_sources == ["results/table2.parquet"]
+    summed = ("python3 -c \"import pandas as pd; "
+              "print(pd.read_parquet('results/table2.parquet').groupby('fuzzer').mean())\"\n")
+    v = judge_method(summed, art, TABLE, traced, gone, files=files)
+    assert v.method == "last_mile" and not v.copy_sources

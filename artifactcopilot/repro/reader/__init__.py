@@ -14,6 +14,7 @@ from .context import Context
 from .flow import FlowVerdict, classify
 from .model import Reading, Source, Step
 
+MAX_SCRIPT = 400_000
 __all__ = ["FlowVerdict", "Reading", "Source", "Step", "classify", "detect_language", "read_into", "read_script"]
 
 
@@ -78,6 +79,9 @@ def read_script(text: str, name: str | None = None, root: Path | None = None, fi
                 language: str | None = None) -> Reading:
     """Read a reproduction script (never raises on bad input: problems are in `reading.notes`)."""
     ctx = Context.make(root, files)
+    if len(text) > MAX_SCRIPT:
+        ctx.reading.notes.append(f"only the first {MAX_SCRIPT} characters of the script were read")
+        text = text[:MAX_SCRIPT]
     lang = language or detect_language(text, name)
     ctx.reading.language = lang
     try:
