@@ -173,6 +173,8 @@ class _Flow:
         if src.role == "display":
             return [Mark("opaque", "low", f"line {step.line}: {name} is not in reach and its name says it shows results")]
         if src.role == "aggregate":
+            if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
+                return []  # it summarises what an earlier step made: that step's marks decide
             made = [s for s in self.steps[:step.index] if s.implicit_writes and not s.tolerant and not s.neutral
                     and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
             if made:
@@ -213,7 +215,7 @@ _SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|
 def _parameters(text: str, program: str) -> bool:
     """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
     words = text.split()
-    base = program.rsplit("/", 1)[-1]
+    base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
     tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
     return any(not _SELECTORS.match(w) for w in tail)
 

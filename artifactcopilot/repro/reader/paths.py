@@ -23,6 +23,13 @@ BINARY_RESULTS = (".pkl", ".pickle", ".npy", ".npz", ".parquet", ".h5", ".hdf5",
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".gz", ".bz2", ".xz", ".tar.xz", ".tar.bz2", ".7z", ".zst", ".rar")
 MODELS = (".pt", ".pth", ".ckpt", ".safetensors", ".onnx", ".pb", ".tflite", ".keras", ".weights")
 CONFIGS = (".yaml", ".yml", ".conf", ".properties", ".env")
+KNOWN_SUFFIXES = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".log", ".out", ".md", ".pdf", ".tex", ".dat", ".yaml",
+                  ".yml", ".xml", ".html", ".png", ".svg", ".ipynb", ".py", ".r", ".sh", ".jl", ".gz", ".zip", ".tar",
+                  ".tgz", ".bz2", ".xz", ".7z", ".mat", ".rds", ".rdata", ".bin", ".pt", ".pth", ".ckpt", ".jar",
+                  ".java", ".c", ".cpp", ".rs", ".go", ".scala", ".ml", ".js", ".ts", ".toml", ".cfg", ".ini", ".res",
+                  ".err", ".eps", ".pgf", ".jpg", ".jpeg", ".gif", ".db", ".rda", ".dta", ".sav", ".arrow", ".conf",
+                  ".properties", ".gnuplot", ".gp", ".plt", ".mk", ".rmd", ".qmd", ".nc", ".fasta", ".vcf", ".bam",
+                  ".sql", ".trace", ".pcap", ".tab", ".stats", ".exe", ".so") + BINARY_RESULTS
 RESULT_SUFFIXES = (".log", ".out", ".err", ".stdout", ".res")
 
 RESULT_WORDS = {"result", "results", "res", "output", "outputs", "out", "log", "logs", "raw", "runs", "measurement",
@@ -87,7 +94,8 @@ def is_pathlike(token: str) -> bool:
         return False
     if "/" in token:
         return not re.search(r"[\s=<>|;&]", token) or token.startswith("/")
-    return bool(re.fullmatch(r"[\w.@+*?\[\]{},-]+\.[A-Za-z][\w]{0,9}", token))
+    m = re.fullmatch(r"[\w.@+*?\[\]{},-]+?((?:\.[A-Za-z0-9]{1,8}){1,2})", token)
+    return bool(m) and any(m.group(1).lower().endswith(ext) for ext in KNOWN_SUFFIXES)  # not eval.Main, pkg.mod
 
 
 def path_kind(path: str) -> PathKind:

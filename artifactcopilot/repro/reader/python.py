@@ -38,6 +38,7 @@ class PyReader:
         self.argdefaults: dict[str, str] = {}
         self.work = 0
         self.seen: set = set()
+        self._lines: tuple[str, list[bytes]] | None = None
         self.as_module = False
         """Read as an imported module: its `if __name__ == "__main__"` part does not run."""
         from .pycalls import Calls
@@ -385,10 +386,20 @@ class PyReader:
         return self.base + getattr(node, "lineno", 0)
 
     def segment(self, node: ast.AST) -> str | None:
-        try:
-            return ast.get_source_segment(self.source, node)
-        except Exception:  # noqa: BLE001
+        """The source text of `node` (ast.get_source_segment, with the lines split once)."""
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if start is None or end is None:
             return None
+        if self._lines is None or self._lines[0] is not self.source:
+            self._lines = (self.source, [ln.encode("utf-8") for ln in self.source.splitlines(keepends=True)])
+        lines = self._lines[1]
+        if end > len(lines):
+            return None
+        first, last = node.col_offset, node.end_col_offset
+        if start == end:
+            return lines[start - 1][first:last].decode("utf-8", "replace")
+        parts = [lines[start - 1][first:]] + lines[start:end - 1] + [lines[end - 1][:last]]
+        return b"".join(parts).decode("utf-8", "replace")
 
     def sink(self, node: ast.AST, vals: list[Val], writes: list[str] | None = None, stdout: bool = False, how: str = "") -> None:
         """An output statement: one step whose sources are the origins of what it outputs."""
@@ -423,7 +434,8 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
     # Labels (row names, keys) come from the same file as the values; one derived value means the file was computed on.
     derived = {o.ref for v in vals for o in v.origins if o.kind == "file" and o.derived}
     for v in vals:
-        computed = any(o.kind == "compute" for o in v.origins)
+        # numbers combined with loaded or computed data in one value are parameters (scales, offsets, settings)
+        computed = any(o.kind in ("compute", "file", "step") for o in v.origins)
         for o in sorted(v.origins):
             if o.kind == "file":
                 kind = "paper" if path_kind(o.ref) == "paper" else "file"
