@@ -179,6 +179,9 @@ class _Flow:
                     and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
             if made:
                 return self.marks(made[-1], "derive")
+            if step.lang == "shell" and not step.expanded:  # its code is not in reach: what it summarises is unseen
+                return [Mark("opaque", "low", f"line {step.line}: {name} summarises results it does not name; "
+                                              "whether they are stored or computed cannot be seen")]
             return [Mark("last", "low", f"line {step.line}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
@@ -216,6 +219,8 @@ def _parameters(text: str, program: str) -> bool:
     """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
     words = text.split()
     base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
+    if base in ("make", "gmake", "just", "rake", "invoke", "inv"):
+        return False  # targets name parts of a pipeline, not parameters of a computation
     tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
     return any(not _SELECTORS.match(w) for w in tail)
 
