@@ -111,14 +111,19 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
         if lang == "shell":
             ctx.shell_vars.update({str(i + 1): a for i, a in enumerate(args[:9])})
             ctx.shell_vars["@"] = " ".join(args)
+        notes = len(ctx.reading.notes)
         read_into(ctx, lang, text, call.cwd, where=where, line=call.line if inline else 0, argv=args)
+        unreadable = any("does not parse" in n for n in ctx.reading.notes[notes:])
         if lang == "shell":
             ctx.shell_vars = saved
     finally:
         ctx.leave()
     inner = ctx.reading.steps[start:]
+    if not inner and where and unreadable:
+        return compute(ctx, call, where, args)  # not readable here: the program run, by its name
     if not inner:
-        return compute(ctx, call, where or lang, args) if where else []
+        ctx.reading.notes.append(f"{where or 'the inline code'} runs nothing that outputs or writes (a library?)")
+        return []
     reads, writes = _program_paths(ctx, call, args)
     role = role_of(where) if where else "unknown"
     for step in inner:
