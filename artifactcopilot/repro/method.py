@@ -18,38 +18,31 @@ Only full and last-mile are accepted.
 """
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
 from ..tables import Table, parse_tables
-from . import binary
+from .copies import Rerun, copy_sources, holds
+from .opinion import apply_opinion, llm_opinion, parse_opinion
 from .provenance import RunProvenance
-from .reader.paths import holds_results, path_kind
-from .static import CODE_SUFFIXES, TEXT_SUFFIXES, StaticFindings, analyze_script, contains_table, readable_text
+from .reader.paths import holds_results
+from .signals import Signal
+from .static import CODE_SUFFIXES, StaticFindings, analyze_script, contains_table
 
 if TYPE_CHECKING:
     from .judges import RunEvidence
 
+__all__ = ["Method", "MethodVerdict", "Rerun", "Signal", "judge_method", "llm_opinion", "parse_opinion",
+           "produced_table"]
+
 Method = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
 README = re.compile(r"(^|/)readme[^/]*$", re.IGNORECASE)
-OPINION_PROMPT = Path(__file__).parent / "prompts" / "method.md"
 PAPER_PROGRAMS = {"pdftotext", "pdf2txt", "pdf2txt.py", "pdftohtml", "mutool", "pdfplumber", "tika", "pdfgrep", "ps2ascii"}
 TRUST = {"copy": 0, "undetermined": 1, "last_mile": 2, "full": 3}
-Rerun = Callable[[str], "list[tuple[str, str]] | None"]
-
-
-class Signal(BaseModel):
-    """One kind of evidence the verdict used."""
-
-    source: Literal["static", "target", "provenance", "rerun", "model"]
-    finding: str = Field(description="What it points to: copy, last_mile, full, undetermined, or none.")
-    detail: str = ""
 
 
 class MethodVerdict(BaseModel):
@@ -101,14 +94,14 @@ def judge_method(script: str, artifact: Path | None, target: Table | None = None
         shown = run is not None and any(contains_table(target, text) for _, text in run.outputs)
         if run is not None and not shown:  # a run that did not yield the table proves nothing about where it is from
             verdict.reasons.append("the run did not produce the table")
-        _copy_sources(verdict, root, target, static, prov if shown else None, rerun if shown else None, files or [])
+        copy_sources(verdict, root, target, static, prov if shown else None, rerun if shown else None, files or [])
         if verdict.copy_sources:
             hard.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
     if hard:
         _set(verdict, "copy", "high", hard)
     else:
         _computed(verdict, static, prov, target, root)
-    _opinion(verdict, script, static, files, prov, opinion, model)
+    apply_opinion(verdict, script, static, files, prov, opinion, model)
     if prov and prov.cpu_s is not None:
         verdict.reasons.append(f"{prov.cpu_s:.2f}s of CPU time in {len(prov.programs)} programs")
     verdict.accepted = verdict.method in ("full", "last_mile")
@@ -173,7 +166,7 @@ def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance |
     written |= set(verdict.regenerated)
     out = []
     for d in displayed:
-        if d in written or target is not None and root is not None and (root / d).is_file() and not _holds(target, root / d):
+        if d in written or target is not None and root is not None and (root / d).is_file() and not holds(target, root / d):
             out.append(d)
     return out if len(out) == len(displayed) else []
 
@@ -208,126 +201,3 @@ def _run_label(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenan
     verdict.reasons.append(reason)
     return "full"
 
-
-def _holds(target: Table, path: Path) -> bool:
-    if path.suffix.lower() in binary.BINARY_SUFFIXES:
-        return binary.holds(target, binary.numbers(path))
-    return contains_table(target, readable_text(path, 300_000))
-
-
-def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings, prov: RunProvenance | None,
-                  rerun: Rerun | None, files: list[str]) -> None:
-    """Checked-in files holding the table that the run (or the script) took it from."""
-    traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
-    named = list(dict.fromkeys(static.referenced + static.displayed + static.stored_inputs))
-    if traced:
-        candidates = [f for f in files if f in prov.read_first or f in prov.written]
-    elif prov is not None:  # ran without a trace: what the script names first, then every other file but READMEs
-        candidates = named + [f for f in files if f not in named and not README.search(f)]
-    else:
-        candidates = named
-    for rel in candidates[:400]:
-        low = rel.lower()
-        if low.endswith(CODE_SUFFIXES) or not low.endswith(TEXT_SUFFIXES + binary.BINARY_SUFFIXES):
-            continue
-        if low.endswith(".ipynb") and static.executes_notebook:
-            continue
-        if not _holds(target, artifact / rel):
-            if traced and rel in prov.read_first and _unreadable(artifact / rel) and rerun is not None:
-                _unreadable_source(verdict, rel, target, static, rerun)
-            continue
-        if traced and rel not in prov.read_first:
-            verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
-            continue
-        verified = False
-        if rerun is not None and len(verdict.copy_sources) + len(verdict.regenerated) < 3:
-            outputs = rerun(rel)  # None: the rerun could not be made (budget, infrastructure)
-            if outputs is not None and any(contains_table(target, text) for _, text in outputs):
-                verdict.regenerated.append(rel)
-                verdict.reasons.append(f"a rerun without {rel} still produces the table")
-                verdict.signals.append(Signal(source="rerun", finding="full", detail=f"without {rel}: table still produced"))
-                continue
-            if outputs is not None:
-                verified = True
-                verdict.reasons.append(f"a rerun without {rel} no longer produces the table")
-                verdict.signals.append(Signal(source="rerun", finding="copy", detail=f"without {rel}: no table"))
-        shown = rel in static.displayed or (rel in static.stored_inputs and low.endswith(binary.BINARY_SUFFIXES))
-        if not (verified or shown or (traced and rel in prov.read_first)):
-            continue  # no evidence that the run took the table from this file
-        if rel in static.stored_inputs and not shown and not verified and path_kind(rel) == "results" and \
-                not low.endswith(binary.BINARY_SUFFIXES):
-            continue  # aggregated from a file that also holds the table: not shown as is
-        verdict.copy_sources.append(rel)
-
-
-def _unreadable(path: Path) -> bool:
-    return path.suffix.lower() in binary.BINARY_SUFFIXES and binary.numbers(path) is None and holds_results(path.name)
-
-
-def _unreadable_source(verdict: MethodVerdict, rel: str, target: Table, static: StaticFindings, rerun: Rerun) -> None:
-    """A stored results file whose format cannot be read here (.parquet, .h5 without their libraries): a rerun
-    without it tells whether the table depends on it; the script's reading tells whether it is shown or computed on."""
-    outputs = rerun(rel)
-    if outputs is None or any(contains_table(target, text) for _, text in outputs):
-        return
-    verdict.signals.append(Signal(source="rerun", finding="copy" if rel in static.displayed else "last_mile",
-                                  detail=f"without {rel}: no table"))
-    if rel in static.displayed:
-        verdict.reasons.append(f"a rerun without {rel} no longer produces the table, and the script shows it as stored")
-        verdict.copy_sources.append(rel)
-
-
-def _opinion(verdict: MethodVerdict, script: str, static: StaticFindings, files: list[str] | None,
-             prov: RunProvenance | None, opinion: str | None, model) -> None:
-    why = None
-    if opinion is None and model is not None:
-        opinion, why = llm_opinion(model, script, static, files, prov)
-    if not opinion:
-        return
-    verdict.llm_opinion, verdict.llm_reason = opinion, why
-    verdict.signals.append(Signal(source="model", finding=opinion, detail=why or ""))
-    if verdict.method in ("full", "last_mile") and opinion in ("copy", "undetermined"):
-        verdict.reasons.append(f"the model sees {'copied results' if opinion == 'copy' else 'no experiment'}"
-                               + (f" ({why})" if why else "") + "; no hard evidence either way, so not accepted")
-        verdict.method, verdict.confidence = "undetermined", "low"
-    elif verdict.method == "full" and opinion == "last_mile":
-        verdict.reasons.append("the model sees only the last step run" + (f" ({why})" if why else ""))
-        verdict.method = "last_mile"
-
-
-def llm_opinion(model, script: str, static: StaticFindings, files: list[str] | None = None,
-                prov: RunProvenance | None = None) -> tuple[str | None, str | None]:
-    """(classification, reason) from a chat model that sees the script, the file list and what the run read and wrote
-    — never the expected values. (None, None) when the model cannot be asked."""
-    listing = "\n".join((files or [])[:300]) or "(no artifact folder)"
-    run = ("not run" if prov is None else json.dumps({"exit_code": prov.exit_code, "read_first": prov.read_first[:80],
-                                                      "written": prov.written[:80], "programs": prov.programs[:30]}))
-    findings = json.dumps({"language": static.language, "reader": static.flow.method, "reasons": static.flow.reasons[:4],
-                           "reads_paper": static.reads_paper, "displayed": static.displayed[:10]})
-    try:
-        prompt = OPINION_PROMPT.read_text(encoding="utf-8").format(script=script[-20000:], files=listing, run=run,
-                                                                  findings=findings)
-        answer = str(model.invoke(prompt).content).strip()
-    except Exception:  # noqa: BLE001 - an opinion is optional
-        return None, None
-    return parse_opinion(answer)
-
-
-def parse_opinion(answer: str) -> tuple[str | None, str | None]:
-    """The classification and reason in a model's answer (JSON or a word and a sentence)."""
-    text = answer.strip()
-    try:
-        data = json.loads(text[text.index("{"):text.rindex("}") + 1]) if "{" in text else None
-    except ValueError:
-        data = None
-    if isinstance(data, dict) and isinstance(data.get("method"), str):
-        text = f"{data['method']} {data.get('reason', '')}"
-    word_re = re.compile(r"\b(cop(?:y|ied|ies|ying)|last[_ -]mile|full|undetermined)\b", re.IGNORECASE)
-    m = word_re.match(text.strip(" *#`\"'")) or word_re.search(text[:400])  # the answer's first word, else its first mention
-    if not m:
-        return None, None
-    word = m.group(1).lower().replace("-", "_").replace(" ", "_")
-    word = "copy" if word.startswith("cop") else word
-    rest = text.strip(" *#`\"'")[m.end():] if m.string != text else text[m.end():]
-    reason = rest.strip(" :.-\n*") or None
-    return word, reason[:300] if reason else None

@@ -139,7 +139,7 @@ def test_an_unreadable_binary_results_file_is_judged_by_a_rerun_and_the_reading(
     (art / "results").mkdir(parents=True)
     (art / "results" / "table2.parquet").write_bytes(b"PAR1\x00\x01 not readable without pyarrow PAR1")
     files = ["results/table2.parquet"]
-    gone = lambda withheld: [("stdout", "FileNotFoundError")]  # noqa: E731
+    gone = lambda withheld: [("stdout", "FileNotFoundError")]
     shown = "python3 -c \"import pandas as pd; print(pd.read_parquet('results/table2.parquet').to_markdown())\"\n"
     traced = run(read_first=["results/table2.parquet"])
     v = judge_method(shown, art, TABLE, traced, gone, files=files)

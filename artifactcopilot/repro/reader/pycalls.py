@@ -10,23 +10,20 @@ from typing import TYPE_CHECKING
 
 from .literals import irregular
 from .paths import path_kind
+from .pyinvoke import Invocations
+from .pyoutputs import PATH_KEYWORDS, Outputs
 from .pyvalues import (
     AGGREGATES,
     CAPTURES,
-    COMPUTE_CALLS,
-    COMPUTE_LIBS,
-    COMPUTE_METHODS,
     COPIES,
     DATA_LIBS,
     EMPTY,
     MUTATORS,
     PATH_FUNCS,
-    PLOTS,
     PRINTS,
     READERS,
     STDLIB,
     SUBPROCESS,
-    WRITERS,
     Orig,
     Val,
     union,
@@ -40,11 +37,9 @@ CONSTRUCTORS = {"DataFrame", "Series", "array", "asarray", "dict", "list", "tupl
                 "from_records", "tabulate", "Table", "PrettyTable", "concat", "stack", "vstack", "hstack", "column_stack",
                 "defaultdict", "namedtuple", "zip", "print", "format", "Markdown", "HTML", "Latex"}
 _GLOBS = {"glob", "iglob", "listdir", "scandir", "rglob", "iterdir", "walk", "glob1"}
-_PATH_KW = ("path", "path_or_buf", "filepath_or_buffer", "fname", "file", "filename", "buf", "excel_writer", "io",
-            "filepath", "f", "output", "outfile", "out", "dest")
 
 
-class Calls:
+class Calls(Invocations, Outputs):
     def __init__(self, reader: PyReader):
         self.r = reader
         self.imported: set[str] = set()
@@ -114,24 +109,6 @@ class Calls:
         return q.lstrip("?").split(".")[0] if not q.startswith(".") else ""
 
     # ---- handlers (each returns None when the call is not its kind)
-    def _print(self, node, q, last, recv, args, kwargs):
-        if q in ("print", "pprint.pprint", "pprint", "display", "IPython.display.display", "sys.stdout.write",
-                 "rich.print", "click.echo", "tqdm.write", "tqdm.tqdm.write") or (
-                last in PRINTS and self.module_of(q) in ("logging", "rich", "click", "IPython", "typer", "loguru",
-                                                         "pprint", "tqdm")) or (
-                last in ("info", "warning", "debug", "log") and recv is not None and (recv.qual or "").startswith("logging")):
-            target = kwargs.get("file")
-            writes = [target.write] if target is not None and target.write else []
-            self.r.sink(node, args, writes=writes, stdout=not writes, how=q)
-            return EMPTY
-        if last in ("write", "writelines", "writerow", "writerows") and recv is not None and recv.write:
-            self.r.sink(node, args, writes=[recv.write], how=f"writes {recv.write}")
-            return EMPTY
-        if last in ("write",) and recv is not None and (recv.qual or "") in ("sys.stdout", "sys.stderr"):
-            self.r.sink(node, args, stdout=True, how="sys.stdout.write")
-            return EMPTY
-        return None
-
     def _open(self, node, q, last, recv, args, kwargs):
         if q not in ("open", "io.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open", "tarfile.open",
                      "zipfile.ZipFile", "builtins.open") and not (last == "open" and recv is not None and recv.path):
@@ -244,7 +221,7 @@ class Calls:
             if recv.path and not recv.origins:
                 return Val(frozenset({self._origin(self.r.path_of(recv.path), q)}))
             return Val(recv.origins)
-        source = args[0] if args else next((kwargs[k] for k in _PATH_KW if k in kwargs), None)
+        source = args[0] if args else next((kwargs[k] for k in PATH_KEYWORDS if k in kwargs), None)
         if source is None and recv is not None and recv.path:
             source = recv
         if source is None:
@@ -255,49 +232,6 @@ class Calls:
             path = self.r.path_of(source.path)
             return Val(frozenset({self._origin(path, q)}), qual=f"{q}()")
         return None
-
-    def _write(self, node, q, last, recv, args, kwargs):
-        if last not in WRITERS and last not in ("show",):
-            return None
-        top = self.module_of(q)
-        if last == "show" and (top in ("matplotlib", "plt", "seaborn") or "figure" in (q or "") or q.endswith("plt.show")):
-            self.r.sink(node, [self.r.plot], writes=["<figure>"], how="shows a figure")
-            return EMPTY
-        if last == "show":
-            return None
-        if last in ("dumps", "to_string") or (last in ("to_markdown", "to_latex", "to_html", "to_csv", "to_json")
-                                               and not args and not any(k in kwargs for k in _PATH_KW)):
-            return Val((recv or EMPTY).origins | union(*args).origins)  # returns the text: reformatting
-        if last == "savefig" or last == "save_fig":
-            target = args[0] if args else next((kwargs[k] for k in ("fname", "path") if k in kwargs), None)
-            path = target.path if target is not None and target.path else "?"
-            self.r.sink(node, [self.r.plot, recv or EMPTY], writes=[path], how=f"saves a figure ({last})")
-            return EMPTY
-        if top in ("numpy", "torch", "joblib", "scipy") or last in ("savetxt", "savez", "savez_compressed", "imsave"):
-            data, target = (args[1:2], args[0]) if top in ("numpy",) and last in ("save", "savetxt", "savez",
-                                                                                  "savez_compressed") else (args[:1], args[1] if len(args) > 1 else None)
-        elif top in ("pickle", "json", "yaml", "dill", "cloudpickle", "marshal", "toml", "msgpack"):
-            data, target = args[:1], (args[1] if len(args) > 1 else kwargs.get("fp") or kwargs.get("file"))
-        elif recv is not None:
-            data, target = [recv], (args[0] if args else next((kwargs[k] for k in _PATH_KW if k in kwargs), None))
-        else:
-            return None
-        if target is None:
-            return None
-        path = target.write or target.path or "?"
-        self.r.sink(node, list(data), writes=[path], how=f"{last} to {path}")
-        return EMPTY
-
-    def _plot(self, node, q, last, recv, args, kwargs):
-        top = self.module_of(q)
-        if last not in PLOTS or not (top in ("matplotlib", "seaborn", "plotly", "pandas", "bokeh", "altair", "plotnine")
-                                     or recv is not None):
-            return None
-        if last == "table" and top not in ("matplotlib",) and recv is None:
-            return None
-        data = recv if recv is not None and any(o.kind not in ("literal", "text") for o in recv.origins) else EMPTY
-        self.r.plot = union(self.r.plot, data, *args, *kwargs.values()).derive("plotted")  # df.plot(), not ax.plot()
-        return Val(qual=f"{q}()")
 
     def _path(self, node, q, last, recv, args, kwargs):
         if q in ("os.getcwd", "pathlib.Path.cwd", "Path.cwd", "os.curdir"):
@@ -324,95 +258,6 @@ class Calls:
             joined = p if (not joined or p.startswith("/")) else posixpath.join(joined, p)
         return Val(union(*args).origins - frozenset(o for a in args for o in a.origins if o.kind == "text"), path=joined)
 
-    def _local(self, node, q, last, recv, args, kwargs):
-        if not q.startswith("local:"):
-            return None
-        name = q[len("local:"):]
-        if name.startswith("class:"):
-            cls = name[len("class:"):]
-            obj = Val(union(*args, *kwargs.values()).origins, local="obj:" + cls)
-            if f"{cls}.__init__" in self.r.funcs:
-                self.invoke(f"{cls}.__init__", node, [obj] + args, kwargs)
-            return Val(self.r.env.get(f"__obj__{cls}", obj).origins | obj.origins, local="obj:" + cls)
-        if name.startswith("obj:"):
-            cls, _, method = name[len("obj:"):].partition(".")
-            method = method.split(".")[-1]
-            if f"{cls}.{method}" in self.r.funcs:
-                return self.invoke(f"{cls}.{method}", node, [recv or EMPTY] + args, kwargs)
-            return union(recv or EMPTY, *args).derive(method)
-        return self.invoke(name, node, args, kwargs)
-
-    def invoke(self, name: str, node, args: list[Val], kwargs: dict[str, Val]) -> Val:
-        """Read a function of the script with these arguments; its value is what it returns."""
-        r = self.r
-        fn = r.funcs.get(name)
-        if fn is None or name in r.stack or len(r.stack) >= 5:
-            return union(*args, *kwargs.values()).derive(name)
-        saved = dict(r.env)
-        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-        for i, p in enumerate(params):
-            r.env[p] = args[i] if i < len(args) else kwargs.get(p, EMPTY)
-        defaults = fn.args.defaults
-        for p, d in zip(params[len(params) - len(defaults):], defaults):
-            if p not in kwargs and params.index(p) >= len(args):
-                r.env[p] = r.ev(d, True)
-        for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
-            r.env[p.arg] = kwargs.get(p.arg) or (r.ev(d, True) if d is not None else EMPTY)
-        if fn.args.vararg:
-            r.env[fn.args.vararg.arg] = union(*args[len(params):])
-        if fn.args.kwarg:
-            r.env[fn.args.kwarg.arg] = union(*kwargs.values())
-        r.stack.append(name)
-        r.returns.append([])
-        try:
-            r.block(fn.body)
-        finally:
-            r.stack.pop()
-            returned = r.returns.pop()
-            if "." in name and params and params[0] == "self" and args:  # attributes set on self survive the method
-                cls = name.split(".")[0]
-                r.env = {**saved, f"__obj__{cls}": union(saved.get(f"__obj__{cls}", EMPTY), r.env.get("self", EMPTY))}
-            else:
-                r.env = saved
-        return union(*returned)
-
-    def _compute(self, node, q, last, recv, args, kwargs):
-        top = self.module_of(q)
-        plain = q.replace("()", "").lstrip("?")
-        everything = union(recv or EMPTY, *args, *kwargs.values())
-        if COMPUTE_CALLS.match(plain) or top in COMPUTE_LIBS:
-            return Val(everything.derive(last).origins | {Orig("compute", plain, how=f"calls {plain}")}, qual=f"{q}()")
-        artifact = q.startswith("?") or (not q.startswith(".") and top not in STDLIB and top not in DATA_LIBS
-                                         and top not in _LOCAL_BUILTINS)
-        if artifact:
-            read = self._module_function(plain, node, args, kwargs)
-            if read is not None:
-                return read
-            name = plain.replace("__artifact__.", "").lstrip(".")
-            return Val(everything.derive(last).origins | {Orig("compute", name, how=f"calls the artifact's {name}")},
-                       qual=f"{q}()")
-        if q.startswith(".") and last in COMPUTE_METHODS and recv is not None and not any(
-                o.kind in ("file", "literal", "text") for o in recv.origins):
-            return Val(everything.derive(last).origins | {Orig("compute", last, how=f"calls .{last}()")})
-        return None
-
-    def _module_function(self, q: str, node, args: list[Val], kwargs: dict[str, Val]) -> Val | None:
-        """A function of the artifact's own modules, read where it is called (one module level deep)."""
-        ctx = self.r.ctx
-        if not ctx.has_artifact or "." not in q or q.startswith("."):
-            return None
-        module, func = q.rsplit(".", 1)
-        reader = module_reader(ctx, module, self.r.where, self.r.cwd)
-        if reader is None or func not in reader.funcs or func in reader.stack:
-            return None
-        if not ctx.child(f"{reader.where}:{func}"):
-            return None
-        try:
-            value = reader.calls.invoke(func, node, args, kwargs)
-        finally:
-            ctx.leave()
-        return Val(value.origins, path=value.path, qual=f"{q}()")
-
     def _mutate(self, node, q, last, recv, args, kwargs):
         if last not in MUTATORS or not isinstance(node.func, ast.Attribute):
             return None
@@ -427,51 +272,3 @@ class Calls:
             self.r.env[root.id] = Val(joined.origins, path=old.path, qual=old.qual if not joined.origins else None,
                                       write=old.write, local=old.local)
         return EMPTY
-
-
-_LOCAL_BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "str", "int", "float", "list", "dict",
-                   "tuple", "set", "zip", "enumerate", "map", "filter", "range", "abs", "format", "repr", "iter", "next",
-                   "any", "all", "reversed", "input", "isinstance", "getattr", "setattr", "hasattr", "type", "super",
-                   "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id", "object", "frozenset",
-                   "display", "exit", "quit", "globals", "locals", "callable", "issubclass", "sys", "os", "exec", "eval"}
-
-
-MAX_MODULES = 20
-
-
-def module_reader(ctx, module: str, where: str | None, cwd: str) -> PyReader | None:
-    """A reader holding an artifact module's definitions (its `if __name__ == "__main__"` part not run), or None."""
-    from .python import PyReader
-
-    cache = ctx.modules
-    if module in cache:
-        return cache[module]
-    cache[module] = None
-    if len(cache) > MAX_MODULES:
-        return None
-    base = posixpath.dirname(where) if where else cwd
-    if module.startswith("__artifact__"):
-        rel = module[len("__artifact__"):].lstrip(".").replace(".", "/")
-        candidates = [posixpath.join(base, rel)]
-    else:
-        rel = module.replace(".", "/")
-        candidates = [rel, posixpath.join(base, rel), posixpath.join(cwd, rel), posixpath.join("src", rel)]
-    for stem in candidates:
-        for path in (stem + ".py", posixpath.join(stem, "__init__.py")):
-            found = ctx.code(posixpath.normpath(path))
-            if found is None:
-                continue
-            try:
-                tree = ast.parse(found[1])
-            except (SyntaxError, ValueError):
-                return None
-            reader = PyReader(ctx, found[1], cwd, found[0])
-            reader.as_module = True
-            if ctx.child(found[0]):
-                try:
-                    reader.run(tree)
-                finally:
-                    ctx.leave()
-            cache[module] = reader
-            return reader
-    return None

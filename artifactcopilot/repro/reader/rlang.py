@@ -11,10 +11,9 @@ import re
 
 from .context import Context
 from .model import Step
-from .paths import path_kind
-from .python import sources_of
+from .pyhelp import sources_of
 from .pyvalues import EMPTY, Orig, Val, union
-from .tools import PAPER_LIBS
+from .rcalls import COMPUTE, WRITERS, RCalls
 
 TOKEN = re.compile(r"""(?P<comment>\#[^\n]*)|(?P<raw>[rR]["'](?P<dash>-*)[(\[{].*?[)\]}](?P=dash)["'])|
     (?P<str>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?P<bt>`[^`]*`)|
@@ -22,29 +21,6 @@ TOKEN = re.compile(r"""(?P<comment>\#[^\n]*)|(?P<raw>[rR]["'](?P<dash>-*)[(\[{].
     (?P<id>[A-Za-z.][\w.]*)|(?P<nl>\n)|
     (?P<op><<-|->>|<-|->|%[^%\n]*%|\|>|::{1,2}|\[\[|\]\]|==|!=|<=|>=|&&|\|\||[-+*/^~?:$@=<>!&|,;(){}\[\]])|(?P<ws>[ \t\r\f\\]+)""",
                    re.VERBOSE | re.DOTALL)
-READERS = re.compile(r"^(read\.\w+|read_\w+|readRDS|readLines|readline|load|fread|scan|fromJSON|vroom|read_rds|"
-                     r"readxl|loadWorkbook|read\.xlsx|dbConnect|open_dataset|readtext|read_yaml|yaml\.load_file)$")
-WRITERS = {"write.csv", "write.table", "write_csv", "write_tsv", "write.csv2", "saveRDS", "save", "writeLines",
-           "write_rds", "fwrite", "write_json", "write_xlsx", "write.xlsx", "ggsave", "save_kable", "write_parquet",
-           "print.xtable", "dput", "export", "sink"}
-PRINTS = {"print", "cat", "message", "writeLines", "show", "kable", "xtable", "print.xtable", "stargazer", "knit_print",
-          "cli_text", "str", "glimpse", "View", "pander", "gt", "huxtable", "flextable"}
-AGGREGATE = {"mean", "sum", "sd", "median", "var", "min", "max", "aggregate", "tapply", "table", "nrow", "ncol",
-             "length", "quantile", "cor", "lm", "glm", "t.test", "wilcox.test", "chisq.test", "summary", "summarise",
-             "summarize", "group_by", "mutate", "count", "n", "prop.table", "colMeans", "rowMeans", "colSums",
-             "rowSums", "cumsum", "diff", "scale", "ecdf", "fisher.test", "kruskal.test", "cohen.d", "cliff.delta",
-             "coef", "anova", "AIC", "predict", "range", "IQR", "mad", "weighted.mean", "cor.test", "shapiro.test",
-             "xtabs", "ftable", "unique", "rank", "order", "tally", "across", "n_distinct", "nlevels", "exp", "log",
-             "sqrt", "abs", "prod", "pmin", "pmax", "which.max", "which.min", "rowsum", "ave", "by", "dcast", "melt",
-             "pivot_wider", "pivot_longer", "spread", "gather", "sapply", "lapply", "vapply", "mapply", "apply", "Map",
-             "Reduce", "do.call", "effsize", "VD.A", "p.adjust", "confint", "TukeyHSD", "aov", "lmer", "glmer"}
-COMPUTE = {"runif", "rnorm", "rbinom", "rpois", "rexp", "sample", "replicate", "set.seed", "system.time",
-           "Sys.time", "rlaplace", "rgeom", "optim", "optimize", "uniroot", "integrate", "train", "randomForest",
-           "xgboost", "svm", "nls", "simulate", "proc.time", "rmultinom", "rbeta", "rgamma", "rcauchy"}
-CONSTRUCTORS = {"c", "data.frame", "list", "matrix", "tibble", "tribble", "data.table", "rbind", "cbind", "array",
-                "setNames", "vector", "structure", "as.data.frame", "as.numeric", "factor"}
-PLOTS = {"plot", "ggplot", "barplot", "hist", "boxplot", "lines", "points", "matplot", "curve", "abline", "text",
-         "heatmap", "image", "pie", "dotchart", "stripchart", "mosaicplot", "pairs", "qplot"}
 INVISIBLE = {"library", "require", "source", "set.seed", "suppressMessages", "suppressWarnings", "suppressPackageStartupMessages",
              "invisible", "options", "par", "setwd", "dev.off", "pdf", "png", "jpeg", "svg", "dir.create", "rm", "gc",
              "Sys.setenv", "theme_set", "stopifnot", "stop", "warning", "on.exit", "attach", "detach", "sink",
@@ -113,7 +89,7 @@ def _close(toks: list, i: int) -> int:
     return len(toks) - 1
 
 
-class RReader:
+class RReader(RCalls):
     def __init__(self, ctx: Context, cwd: str, where: str | None, line: int):
         self.ctx, self.cwd, self.where, self.base = ctx, cwd, where, line
         self.env: dict[str, Val] = {}
@@ -266,102 +242,6 @@ class RReader:
             elif part:
                 pos.append(self.expr(part, data))
         return pos, named
-
-    def call(self, name: str, inner: list, line: int, piped: list[Val]) -> Val:
-        data = name in CONSTRUCTORS or name in PRINTS
-        pos, named = self.args(inner, data)
-        pos = piped + pos
-        every = pos + list(named.values())
-        if name in ("library", "require", "requireNamespace", "p_load"):
-            pkg = pos[0].path if pos and pos[0].path else (inner[0][1] if inner else "")
-            if pkg in PAPER_LIBS:
-                self.ctx.reading.paper.append(f"library({pkg})")
-            return EMPTY
-        if name in ("pdf_text", "pdf_data", "extract_tables", "extract_text", "pdf_info", "readPDF", "pdf_ocr_text"):
-            ref = pos[0].path if pos and pos[0].path else name
-            self.ctx.reading.paper.append(f"{name}({ref})")
-            return Val(frozenset({Orig("paper", ref, how=name)}))
-        if name == "setwd" and pos and pos[0].path:
-            self.cwd = posixpath.normpath(posixpath.join(self.cwd, pos[0].path))
-            return EMPTY
-        if name in ("source", "sys.source") and pos and pos[0].path:
-            self.run_command(["Rscript", pos[0].path], line)
-            return EMPTY
-        if name in ("system", "system2", "shell") and pos and pos[0].path:
-            words = [pos[0].path] + [a.path for a in pos[1:] if a.path] + ([named["args"].path] if "args" in named
-                                                                            and named["args"].path else [])
-            from .shell import read_shell
-
-            read_shell(self.ctx, " ".join(words), self.cwd, self.base + line - 1)
-            return EMPTY
-        if READERS.match(name):
-            target = pos[-1] if name == "dbConnect" and pos else (pos[0] if pos else named.get("file") or named.get("path"))
-            if target is not None and target.path:
-                path = self.path(target.path)
-                kind = "paper" if path_kind(path) == "paper" else "file"
-                return Val(frozenset({Orig(kind, path, how=name)}))
-        if name == "sink":
-            self.sink_to = self.path(pos[0].path) if pos and pos[0].path else None
-            return EMPTY
-        if name in ("pdf", "png", "jpeg", "svg", "tiff", "cairo_pdf"):
-            self.device = self.path(pos[0].path) if pos and pos[0].path else f"Rplot.{name}"
-            return EMPTY
-        if name == "dev.off":
-            if self.device:
-                self.output(inner, [self.plot], writes=[self.device], how="plots to " + self.device, line=line)
-            self.device = None
-            return EMPTY
-        if name in PLOTS or name.startswith("geom_"):
-            self.plot = union(self.plot, *every).derive("plotted")
-            return EMPTY
-        if name == "ggsave":
-            target = named.get("filename") or (pos[0] if pos else None)
-            self.output(inner, [self.plot, *every[1:]], writes=[self.path(target.path) if target and target.path else "?"],
-                        how="ggsave", line=line)
-            return EMPTY
-        if name in WRITERS and name not in ("writeLines",) or (name == "writeLines" and len(pos) > 1):
-            target = named.get("file") or named.get("path") or named.get("con") or (pos[1] if len(pos) > 1 else None)
-            self.output(inner, pos[:1], writes=[self.path(target.path) if target and target.path else "?"], how=name,
-                        line=line)
-            return EMPTY
-        if name in PRINTS:
-            target = named.get("file")
-            writes = [self.path(target.path)] if target is not None and target.path else ([self.sink_to] if self.sink_to else [])
-            if name in ("kable", "xtable", "stargazer", "gt", "pander", "flextable", "huxtable"):
-                return union(*pos)  # formats; printed by the caller or at top level
-            self.output(inner, pos, writes=writes, stdout=not writes, how=name, line=line)
-            return EMPTY
-        if name in self.funcs and name not in self.stack and len(self.stack) < 4:
-            return self.invoke(name, pos, named)
-        callbacks = [v.local for v in every if v.local and v.local in self.funcs and v.local not in self.stack]
-        if callbacks and len(self.stack) < 4:
-            results = [self.invoke(f, [union(*(v for v in pos if not v.local))], {}) for f in callbacks]
-            every = every + results
-        if name in COMPUTE:
-            return Val(union(*every).derive(name).origins | {Orig("compute", name, how=f"calls {name}")})
-        if name in AGGREGATE:
-            return union(*every).derive(name)
-        if name in ("file.path", "paste0", "paste", "sprintf", "here", "normalizePath"):
-            parts = [a.path or "*" for a in pos]
-            joined = "/".join(parts) if name in ("file.path", "here") else "".join(parts).replace("%s", "*")
-            return Val(union(*every).origins, path=joined)
-        return Val(union(*every).origins, path=pos[0].path if len(pos) == 1 else None)
-
-    def invoke(self, name: str, pos: list[Val], named: dict[str, Val]) -> Val:
-        params, body = self.funcs[name]
-        saved = dict(self.env)
-        for i, p in enumerate(params):
-            self.env[p] = named.get(p) or (pos[i] if i < len(pos) else EMPTY)
-        self.stack.append(name)
-        try:
-            computes = any(t[1] in ("for", "while", "repeat") for t in body) and any(t[1] in ("*", "/", "^") for t in body)
-            result = self.statement(body) if body and body[0][1] != "{" else self._block(body)
-        finally:
-            self.stack.pop()
-            self.env = saved
-        if computes:
-            result = Val(result.origins | {Orig("compute", name, how=f"{name} computes in loops")})
-        return result
 
     def _block(self, body: list) -> Val:
         end = _close(body, 0)
