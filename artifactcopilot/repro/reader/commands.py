@@ -33,11 +33,14 @@ class Call:
     stdout: bool = True
     """The command's stdout reaches the script's stdout (not piped, captured or discarded)."""
     tolerant: bool = False
+    where: str | None = None
+    """The artifact file the command is in (None: the submitted script)."""
 
 
 def _step(call: Call, **kw) -> Step:
     text = call.text or " ".join(call.argv)
-    return Step(line=call.line, text=text[:200], lang=call.lang, cwd=call.cwd, tolerant=call.tolerant, **kw)
+    return Step(line=call.line, text=text[:200], lang=call.lang, cwd=call.cwd, tolerant=call.tolerant, where=call.where,
+                **kw)
 
 
 def emit(ctx: Context, call: Call, step: Step) -> list[int]:

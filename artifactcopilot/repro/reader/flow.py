@@ -117,8 +117,8 @@ class _Flow:
         if src.kind == "literal":
             if strong(src):
                 return [Mark("copy", "high", f"{src.how}: a table of {src.numbers} numbers written in the script "
-                                             f"(line {step.line})", "literal")]
-            return [Mark("weak", "low", f"{src.how}: numbers written in the script (line {step.line})",
+                                             f"({_loc(step)})", "literal")]
+            return [Mark("weak", "low", f"{src.how}: numbers written in the script ({_loc(step)})",
                          f"literal:{src.numbers}:{src.irregular}")] if weak(src) or src.numbers else []
         if src.kind == "paper":
             return [Mark("copy", "high", f"takes the values from the paper ({src.how or src.ref})", src.ref or "paper")]
@@ -131,13 +131,13 @@ class _Flow:
                 return []
             return self.marks(other, eff, depth + 1)
         if src.kind == "unknown":
-            return [Mark("opaque", "low", f"line {step.line}: {src.how or 'an output the reader cannot follow'}")]
+            return [Mark("opaque", "low", f"{_loc(step)}: {src.how or 'an output the reader cannot follow'}")]
         return self.file(step, src, eff, depth)
 
     def file(self, step: Step, src: Source, use: str, depth: int) -> list[Mark]:
         path = src.ref
         if path.startswith("?"):
-            return [Mark("opaque", "low", f"line {step.line}: {src.how} reads a file the script does not name")]
+            return [Mark("opaque", "low", f"{_loc(step)}: {src.how} reads a file the script does not name")]
         made_by, presumed = self.producer(path, step.index)
         if made_by is not None:
             inner = self.marks(made_by, use, depth + 1)
@@ -153,15 +153,15 @@ class _Flow:
             what = "notebook's stored outputs" if kind == "notebook" else "stored results" if kind != "doc" else \
                 "documentation"
             if use == "display":
-                return [Mark("copy", conf, f"line {step.line}: {src.how} shows the {what} in {path} as they are", path)]
+                return [Mark("copy", conf, f"{_loc(step)}: {src.how} shows the {what} in {path} as they are", path)]
             if use == "input" and step.role == "experiment":
-                return [Mark("full", "low", f"line {step.line}: {step.program} takes {path} as its input", path)]
-            return [Mark("last", conf, f"line {step.line}: {step.program or src.how} computes from the {what} in {path}",
+                return [Mark("full", "low", f"{_loc(step)}: {step.program} takes {path} as its input", path)]
+            return [Mark("last", conf, f"{_loc(step)}: {step.program or src.how} computes from the {what} in {path}",
                          path)]
         if kind == "paper":
-            return [Mark("copy", "high", f"line {step.line}: {src.how} reads the paper {path}", path)]
+            return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
         if kind in ("data", "unknown", "archive", "model", "config") and use == "derive" and step.lang in ("python", "r"):
-            return [Mark("full", "medium", f"line {step.line}: computes from the input data {path}", path)]
+            return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
         return []
 
     def program_only(self, step: Step, compute: list[Source]) -> list[Mark]:
@@ -171,7 +171,7 @@ class _Flow:
         name = src.ref
         conf = "medium" if step.expanded or step.lang != "shell" else "low"
         if src.role == "display":
-            return [Mark("opaque", "low", f"line {step.line}: {name} is not in reach and its name says it shows results")]
+            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results")]
         if src.role == "aggregate":
             if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
                 return []  # it summarises what an earlier step made: that step's marks decide
@@ -180,15 +180,15 @@ class _Flow:
             if made:
                 return self.marks(made[-1], "derive")
             if step.lang == "shell" and not step.expanded:  # its code is not in reach: what it summarises is unseen
-                return [Mark("opaque", "low", f"line {step.line}: {name} summarises results it does not name; "
+                return [Mark("opaque", "low", f"{_loc(step)}: {name} summarises results it does not name; "
                                               "whether they are stored or computed cannot be seen")]
-            return [Mark("last", "low", f"line {step.line}: {name} summarises results it does not name, and no "
+            return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
                 not any(s.kind in ("file", "step") for s in step.sources) and not _parameters(step.text, name):
             where = "without the artifact" if self.files is None else "from the artifact's files"
-            return [Mark("opaque", "low", f"line {step.line}: runs {name}, but what it computes cannot be seen {where}")]
-        return [Mark("full", conf, f"line {step.line}: {src.how or 'runs ' + name}", name)]
+            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
+        return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
 
     # ---- the script's outputs
     def outputs(self) -> list[Step]:
@@ -223,6 +223,11 @@ def _parameters(text: str, program: str) -> bool:
         return False  # targets name parts of a pipeline, not parameters of a computation
     tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
     return any(not _SELECTORS.match(w) for w in tail)
+
+
+def _loc(step: Step) -> str:
+    """Where a step is: `line 4` of the script, or `summarize.py line 31` of an artifact program it runs."""
+    return f"{step.where} line {step.line}" if step.where else f"line {step.line}"
 
 
 def _folder(pattern: str) -> str:

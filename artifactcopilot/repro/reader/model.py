@@ -51,6 +51,7 @@ class Step(BaseModel):
     program: str | None = None
     role: Role = "unknown"
     expanded: bool = Field(False, description="The program's own code (from the artifact) was read in place.")
+    where: str | None = Field(None, description="The artifact file the step is in (None: the script itself).")
 
 
 class Reading(BaseModel):

@@ -142,7 +142,7 @@ class Calls(Invocations, Outputs):
         if isinstance(first, (ast.List, ast.Tuple)):
             argv = [self._word(e) for e in first.elts]
             command(self.r.ctx, Call(argv=argv, cwd=self.r.cwd, line=self.r.line(node), lang="python",
-                                     text=self.r.segment(node) or " ".join(argv), stdout=not captured))
+                                     text=self.r.segment(node) or " ".join(argv), stdout=not captured, where=self.r.where))
         elif first is not None:
             text = self._word(first)
             read_shell(self.r.ctx, text, self.r.cwd, self.r.line(node) - 1)
@@ -165,7 +165,7 @@ class Calls(Invocations, Outputs):
 
         src, dst = self.r.path_of(args[0].path or "?"), self.r.path_of(args[1].path or "?")
         step = Step(line=self.r.line(node), text=(self.r.segment(node) or q)[:200], lang="python", cwd=self.r.cwd,
-                    sources=[Source(kind="file", ref=src, use="display", how=q)], writes=[dst])
+                    sources=[Source(kind="file", ref=src, use="display", how=q)], writes=[dst], where=self.r.where)
         self.r.ctx.reading.add(step)
         return EMPTY
 

@@ -134,7 +134,7 @@ class PyReader(Expressions):
         sources = sources_of([Val(frozenset(o for o in value.origins if o.kind in ("compute", "file", "step", "paper")))],
                              "a call")
         step = Step(line=self.line(node), text=" ".join((self.segment(node) or "").split())[:200], lang="python",
-                    sources=sources, writes=writes, stdout=True, implicit_writes=not writes, cwd=self.cwd,
+                    sources=sources, writes=writes, stdout=True, implicit_writes=not writes, cwd=self.cwd, where=self.where,
                     program=next((s.ref for s in sources if s.kind == "compute"), None))
         self.ctx.reading.add(step)
 
@@ -278,7 +278,7 @@ class PyReader(Expressions):
         self.seen.add(key)
         text = " ".join((self.segment(node) or how).split())[:200]
         step = Step(line=self.line(node), text=text, lang="python", sources=sources, writes=writes, stdout=stdout,
-                    neutral=not sources, cwd=self.cwd, implicit_writes=any("?" in w for w in writes))
+                    neutral=not sources, cwd=self.cwd, implicit_writes=any("?" in w for w in writes), where=self.where)
         self.ctx.reading.add(step)
 
     def path_of(self, path: str) -> str:

@@ -253,7 +253,8 @@ class RReader(RCalls):
     def run_command(self, argv: list[str], line: int) -> None:
         from .commands import Call, command
 
-        command(self.ctx, Call(argv=argv, cwd=self.cwd, line=self.base + line, lang="r", text=" ".join(argv)))
+        command(self.ctx, Call(argv=argv, cwd=self.cwd, line=self.base + line, lang="r", text=" ".join(argv),
+                               where=self.where))
 
     def path(self, p: str) -> str:
         if p.startswith(("/", "?", "*", "~")) or not self.cwd:
@@ -268,7 +269,7 @@ class RReader(RCalls):
         ln = self.base + (line if line is not None else (toks[0][2] if toks else 0))
         text = " ".join(t[1] for t in toks)[:200]
         self.ctx.reading.add(Step(line=ln, text=f"{how}: {text}"[:200], lang="r", sources=sources, writes=writes or [],
-                                  stdout=stdout, neutral=not sources, cwd=self.cwd,
+                                  stdout=stdout, neutral=not sources, cwd=self.cwd, where=self.where,
                                   implicit_writes=any("?" in w for w in writes or [])))
 
 

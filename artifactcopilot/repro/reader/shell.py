@@ -81,6 +81,7 @@ class _Walker:
     def __init__(self, ctx: Context, text: str, line: int):
         self.ctx, self.text, self.base = ctx, text, line
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.where = next((n for n in reversed(ctx.expanding) if not n.startswith("inline ")), None)
 
     def line_of(self, pos: int) -> int:
         return self.base + bisect.bisect_right(self.starts, pos)
@@ -135,7 +136,7 @@ class _Walker:
                 next(it, None)
             else:
                 argv.append(self.expand(w))
-        call = Call(argv=argv, cwd=cwd, line=lineno, text=text.strip()[:200], out_file=out)
+        call = Call(argv=argv, cwd=cwd, line=lineno, text=text.strip()[:200], out_file=out, where=self.where)
         self._stdin(call, stdin_file)
         return command(self.ctx, call)[1]
 
@@ -261,7 +262,7 @@ class _Walker:
         text = self.text[node.pos[0]:node.pos[1]] if hasattr(node, "pos") else " ".join(argv)
         call = Call(argv=argv, cwd=cwd, line=self.line_of(node.pos[0]) if hasattr(node, "pos") else self.base,
                     text=" ".join(text.split())[:200], stdin=list(stdin or []) + marks, out_file=out, stdout=stdout,
-                    tolerant=tolerant)
+                    tolerant=tolerant, where=self.where)
         self._stdin(call, stdin_file)
         return command(self.ctx, call)
 
