@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from . import tools as T
 from .context import Context
 from .model import Source, Step
-from .paths import holds_results, is_pathlike, normalize, path_kind, role_of
+from .paths import is_pathlike, normalize, path_kind, role_of
 
 
 @dataclass
@@ -254,7 +254,3 @@ def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str]
 def _written(ctx: Context, path: str) -> bool:
     """An earlier step declared it writes `path` (`--out sim` makes a later bare `sim` a folder)."""
     return bool(path) and any(path == w or w.startswith(path + "/") for s in ctx.reading.steps for w in s.writes)
-
-
-def results_input(path: str) -> bool:
-    return holds_results(path)

@@ -18,7 +18,6 @@ from .pyvalues import EMPTY, Orig, Val, union
 __all__ = ["PyReader", "sources_of"]
 
 MAX_WORK = 40_000
-MAX_CALL_DEPTH = 5
 
 
 class PyReader(Expressions):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -41,13 +41,9 @@ class Val:
     """For a function or class defined in the script: its name."""
     namespace: bool = False
     """The result of argparse's parse_args()."""
-    extra: tuple = field(default=())
 
     def derive(self, how: str = "") -> Val:
         return Val(frozenset(o._replace(derived=True, how=o.how or how) if o.kind != "compute" else o for o in self.origins))
-
-    def plain(self) -> Val:
-        return Val(self.origins)
 
 
 EMPTY = Val()
@@ -128,4 +124,3 @@ SUBPROCESS = re.compile(r"^(subprocess\.(run|call|check_call|check_output|Popen|
 CAPTURES = re.compile(r"(check_output|getoutput|getstatusoutput|popen)$")
 COPIES = re.compile(r"^(shutil\.(copy|copy2|copyfile|copytree|move|copyfileobj)|os\.(rename|replace|link|symlink)|"
                     r"distutils\.\w+\.copy_\w+)$")
-PAPER_CALLS = re.compile(r"(pdf|PdfReader|PdfFileReader|extract_text|extract_tables|to_markdown|get_text|pages)", re.IGNORECASE)
