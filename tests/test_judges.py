@@ -16,9 +16,9 @@ import yaml
 
 from artifactcopilot.acquire.paper import load_paper
 from artifactcopilot.repro.judges import execute, judge_method, judge_output, judge_submission, static_error
-from artifactcopilot.tables import parse_tables
 from artifactcopilot.sandbox.base import Limits
 from artifactcopilot.sandbox.local import LocalSandbox
+from artifactcopilot.tables import parse_tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPRO = FIXTURES / "repro"
@@ -26,7 +26,7 @@ PAIRS = yaml.safe_load((FIXTURES / "tables" / "pairs.yaml").read_text(encoding="
 SCRIPTS = yaml.safe_load((REPRO / "scripts.yaml").read_text(encoding="utf-8"))
 FUZZ = REPRO / "fuzzbench"
 FUZZ_TABLE = load_paper(FUZZ / "paper.md").tables[0]
-LABELS = ("full", "last_mile", "copy")
+LABELS = ("full", "last_mile", "copy", "undetermined")
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def _report(name: str, confusion: Counter) -> float:
     right = sum(n for (a, p), n in confusion.items() if a == p)
     print(f"\n{name}: {right}/{total} = {right / total:.1%}")
     print("actual \\ predicted  " + "  ".join(f"{p:>9}" for p in LABELS))
-    for a in LABELS:
+    for a in LABELS[:3]:
         print(f"{a:>18}  " + "  ".join(f"{confusion[(a, p)]:>9}" for p in LABELS))
     return right / total
 
@@ -71,10 +71,11 @@ def _report(name: str, confusion: Counter) -> float:
 def test_corpora_are_large_enough():
     assert len(PAIRS) >= 40 and sum(not p["should_match"] for p in PAIRS) >= 10
     counts = Counter(e["label"] for e in SCRIPTS)
-    assert len(SCRIPTS) >= 30 and all(counts[label] >= 5 for label in LABELS), counts
+    assert len(SCRIPTS) >= 70 and all(counts[label] >= 15 for label in LABELS[:3]), counts
     notes = " ".join(e["note"] for e in SCRIPTS)
-    for kind in ("base64", "notebook", "pdftotext", "Fig. 10"):
-        assert kind in notes
+    for kind in ("base64", "notebook", "pdftotext", "Fig. 10", "pickle", "npy", "SQLite", "pdfplumber", "PyMuPDF",
+                 "pymupdf4llm", "R ", "logs", "make target", "hard-coded", "docker compose"):
+        assert kind in notes, kind
 
 
 @pytest.mark.slow
@@ -98,7 +99,7 @@ def _method_confusion(tmp_path: Path, trace: bool | None) -> Counter:
         artifact, table = _case(entry)
         run = execute(entry["script"], artifact, sandbox, 60, trace=trace)
         assert trace is not False or run.provenance.method == "snapshot"
-        rerun = lambda withheld: execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs  # noqa: E731
+        rerun = lambda withheld: execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs
         return judge_method(entry["script"], artifact, table, run, rerun).method
     return Counter(zip((e["label"] for e in SCRIPTS), _parallel(tmp_path, SCRIPTS, judge)))
 
@@ -107,7 +108,7 @@ def _method_confusion(tmp_path: Path, trace: bool | None) -> Counter:
 def test_method_judge_accuracy_with_run_provenance(tmp_path):
     confusion = _method_confusion(tmp_path, None)
     assert _report("method judge (run + strace provenance where available)", confusion) >= 0.9
-    assert sum(n for (a, p), n in confusion.items() if a == "copy" and p != "copy") == 0  # no copy accepted
+    assert sum(n for (a, p), n in confusion.items() if a == "copy" and p in ("full", "last_mile")) == 0  # none accepted
 
 
 @pytest.mark.slow
@@ -121,7 +122,18 @@ def test_method_judge_accuracy_static_only():
         artifact, table = _case(entry)
         confusion[(entry["label"], judge_method(entry["script"], artifact, table).method)] += 1
     # Without running, a checked-in file the script regenerates cannot be told from a copy (Artisan Fig. 10).
-    assert _report("method judge (static analysis only)", confusion) >= 0.85
+    assert _report("method judge (static analysis only)", confusion) >= 0.9
+    assert sum(n for (a, p), n in confusion.items() if a == "copy" and p in ("full", "last_mile")) == 0
+
+
+def test_method_judge_static_without_artifact_accepts_no_copy():
+    """A script handed in alone: no file list, no expected table. Opaque scripts are undetermined, never full."""
+    confusion: Counter = Counter()
+    for entry in SCRIPTS:
+        confusion[(entry["label"], judge_method(entry["script"], None).method)] += 1
+    print(f"\nundetermined: {sum(n for (a, p), n in confusion.items() if p == 'undetermined')}")
+    assert _report("method judge (script alone, static)", confusion) >= 0.8
+    assert sum(n for (a, p), n in confusion.items() if a == "copy" and p in ("full", "last_mile")) == 0
 
 
 # ---------------------------------------------------------------------------------- output judge

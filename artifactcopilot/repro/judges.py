@@ -2,10 +2,11 @@
 
 Output judge: run the script in a fresh sandbox on a clean copy of the artifact; static error,
 runtime error, mismatched results or success. Mismatch feedback reveals only the cells already
-reproduced. Method judge: full reproduction, last-mile (from checked-in raw results) or copied
-results, from the script's text *and* the run's provenance: a checked-in file holding the table
-is a copy source only if the run read it without regenerating it and a rerun without it no
-longer yields the table. The judges hold the expected table; callers only ever see feedback.
+reproduced. Method judge (method.py): full reproduction, last-mile (from checked-in results),
+copied results or undetermined, from the script's data flow *and* the run's provenance: a
+checked-in file holding the table is a copy source only if the run read it without regenerating it
+or a rerun without it no longer yields the table. Only full and last-mile are accepted. The judges
+hold the expected table; callers only ever see feedback.
 """
 from __future__ import annotations
 
@@ -20,14 +21,14 @@ from pydantic import BaseModel, Field
 
 from ..models import CommandRecord
 from ..sandbox.base import Sandbox, Session
-from .method import Method, MethodVerdict, judge_method, llm_opinion
-from .provenance import TRACE_DIR, RunProvenance, traced_run
-from .static import TEXT_SUFFIXES, analyze_script, readable_text
 from ..tables import CellResult, Comparison, Table, best_match, obfuscate, render_markdown, reveal
+from .method import Method, MethodVerdict, judge_method
+from .provenance import TRACE_DIR, RunProvenance, traced_run
+from .static import TEXT_SUFFIXES, readable_text
 
 SCRIPT_DIR = ".repro"
 MAX_OUTPUT_FILE = 2_000_000
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped", re.M)
+TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped", re.MULTILINE)
 Category = Literal["static_error", "runtime_error", "mismatch", "success"]
 
 
@@ -78,7 +79,7 @@ def static_error(script: str) -> str | None:
         return None
     if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first):
         return None  # another interpreter: let the run tell
-    proc = subprocess.run(["bash", "-n"], input=script.encode(), capture_output=True, timeout=30)
+    proc = subprocess.run(["bash", "-n"], input=script.encode(), capture_output=True, timeout=30, check=False)
     return f"syntax error: {proc.stderr.decode('utf-8', 'replace').strip()[-500:]}" if proc.returncode else None
 
 
@@ -138,8 +139,9 @@ def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox,
     run = execute(script, artifact, sandbox, timeout, env)
     rec = run.record
     source, comp = _best(expected, run.outputs)
-    base = dict(exit_code=rec.exit_code, duration_s=rec.duration_s, matched=comp.matched if comp else 0,
-                total=comp.total if comp else len(expected.numeric_cells()), source=source, cells=comp.cells if comp else [])
+    base = {"exit_code": rec.exit_code, "duration_s": rec.duration_s, "matched": comp.matched if comp else 0,
+            "total": comp.total if comp else len(expected.numeric_cells()), "source": source,
+            "cells": comp.cells if comp else []}
     if rec.timed_out or rec.exit_code != 0 or (TRACEBACK.search(rec.stderr) and not (comp and comp.success)):
         why = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
         return OutputVerdict(category="runtime_error", feedback=f"the script failed ({why}):\n{rec.stderr[-2000:]}", **base), run
@@ -154,7 +156,7 @@ def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox,
 class Verdict(BaseModel):
     """Both judges on one submitted script: what verdict.json holds."""
 
-    category: Literal["static_error", "runtime_error", "mismatch", "copied", "success"]
+    category: Literal["static_error", "runtime_error", "mismatch", "copied", "undetermined", "success"]
     method: Method | None = None
     matched: int = 0
     total: int = 0
@@ -172,9 +174,9 @@ class Verdict(BaseModel):
 
 def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sandbox, timeout: float = 1800.0,
                      env: dict[str, str] | None = None, model=None) -> tuple[Verdict, RunEvidence | None]:
-    """Output judge, then (on success) the method judge with withheld-file reruns. Copied results are rejected.
+    """Output judge, then (on success) the method judge with withheld-file reruns. Only full and last-mile pass.
 
-    model: optional chat model whose opinion on the method is recorded beside the evidence-based verdict."""
+    model: optional chat model; its opinion on the method can only lower trust (method.py)."""
     out, run = judge_output(script, artifact, expected, sandbox, timeout, env)
     verdict = Verdict(category=out.category, matched=out.matched, total=out.total, feedback=out.feedback, output=out)
     if out.category != "success" or run is None:
@@ -185,13 +187,16 @@ def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sand
         return again.outputs if again.record.exit_code is not None else None
 
     files = artifact_files(artifact)
-    opinion = llm_opinion(model, script, analyze_script(script, artifact, None, files)) if model is not None else None
-    mv = judge_method(script, artifact, expected, run, rerun, files=files, opinion=opinion)
+    mv = judge_method(script, artifact, expected, run, rerun, files=files, model=model)
     verdict.method, verdict.method_verdict = mv.method, mv
     if mv.method == "copy":
         verdict.category = "copied"
         verdict.feedback = ("rejected: copied results — " + "; ".join(mv.reasons) +
                             ". Find a way to compute the table from the artifact's code and data.")
+    elif mv.method == "undetermined":
+        verdict.category = "undetermined"
+        verdict.feedback = ("not accepted: how the table is obtained could not be established — " + "; ".join(mv.reasons) +
+                            ". Make the script run the artifact's programs that compute the table.")
     else:
         verdict.feedback = f"accepted: {mv.method.replace('_', '-')} reproduction — " + "; ".join(mv.reasons)
     return verdict, run

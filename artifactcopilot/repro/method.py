@@ -1,42 +1,65 @@
-"""The method judge: full reproduction, last-mile (from checked-in raw results) or copied results.
+"""The method judge: full reproduction, last-mile (from checked-in results), copied results, or undetermined.
 
-Evidence is combined from the script's text (static.py) and, when the script was run, its
-provenance: a checked-in file holding the table is a copy source only if the run read it without
-regenerating it first (strace), or a rerun without it no longer yields the table. Unlike an
-LLM-only judge, a `cat` of a file the run itself generated is not mistaken for a copy (Artisan
-Fig. 10). An LLM opinion may be recorded beside the verdict; it never overrides the evidence.
+The verdict starts from what was shown, never from "full". Evidence, strongest first:
+1. Hard evidence of copying: the expected table's numbers written (or base64/hex-encoded) in the
+   script or the artifact programs it runs; the paper read (any PDF tool or library, the run
+   starting pdftotext); a checked-in file holding the table (text, notebook outputs, or binary:
+   .pkl .npy .npz .xlsx .db ...) that the run read without regenerating it, or without which a rerun
+   no longer yields the table. Hard evidence of copying always wins.
+2. The static reader's data flow (reader/): outputs that show stored results as they are are a
+   copy unless the run shows it wrote those files itself (Artisan Fig. 10); outputs computed from
+   stored intermediate results are last-mile; outputs of the experiment's programs are full.
+3. The run's provenance: with strace, the checked-in results it read first decide last-mile vs
+   full; a run that failed shows nothing. Without a run and without a readable flow: undetermined.
+4. A model's opinion (optional) can only lower trust: its "copy" or "undetermined" turns an
+   accepted verdict into undetermined, its "last_mile" turns full into last-mile; it never accepts
+   a copy and never raises a verdict.
+Only full and last-mile are accepted.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from .provenance import RunProvenance
-from .static import CODE_SUFFIXES, RESULTS_LIKE, TEXT_SUFFIXES, StaticFindings, analyze_script, contains_table, readable_text
 from ..tables import Table, parse_tables
+from .copies import Rerun, copy_sources, holds
+from .opinion import apply_opinion, llm_opinion, parse_opinion
+from .provenance import RunProvenance
+from .reader.paths import holds_results
+from .signals import Signal
+from .static import CODE_SUFFIXES, StaticFindings, analyze_script, contains_table
 
 if TYPE_CHECKING:
     from .judges import RunEvidence
 
-Method = Literal["full", "last_mile", "copy"]
-README = re.compile(r"(^|/)readme[^/]*$", re.I)
-OPINION_PROMPT = Path(__file__).parent / "prompts" / "method.md"
+__all__ = ["Method", "MethodVerdict", "Rerun", "Signal", "judge_method", "llm_opinion", "parse_opinion",
+           "produced_table"]
+
+Method = Literal["full", "last_mile", "copy", "undetermined"]
+Confidence = Literal["high", "medium", "low"]
+README = re.compile(r"(^|/)readme[^/]*$", re.IGNORECASE)
+PAPER_PROGRAMS = {"pdftotext", "pdf2txt", "pdf2txt.py", "pdftohtml", "mutool", "pdfplumber", "tika", "pdfgrep", "ps2ascii"}
+TRUST = {"copy": 0, "undetermined": 1, "last_mile": 2, "full": 3}
 
 
 class MethodVerdict(BaseModel):
     """Method judge result."""
 
     method: Method
+    accepted: bool = False
+    confidence: Confidence = "low"
     reasons: list[str] = Field(default_factory=list)
+    signals: list[Signal] = Field(default_factory=list, description="Evidence used: static reading, provenance, reruns, model.")
     static: StaticFindings = Field(default_factory=StaticFindings)
     provenance: RunProvenance | None = None
     copy_sources: list[str] = Field(default_factory=list, description="Checked-in files the table was copied from.")
     regenerated: list[str] = Field(default_factory=list, description="Checked-in files holding the table that the run itself regenerated.")
-    llm_opinion: str | None = Field(None, description="Optional LLM classification, recorded beside the evidence-based one.")
-
+    llm_opinion: str | None = Field(None, description="The model's classification (it can only lower trust).")
+    llm_reason: str | None = Field(None, description="Why the model says so, in its words.")
+    executed: bool = Field(False, description="The verdict used a run of the script.")
 
 
 def produced_table(outputs: list[tuple[str, str]]) -> Table | None:
@@ -46,93 +69,135 @@ def produced_table(outputs: list[tuple[str, str]]) -> Table | None:
     return max(tables, key=lambda t: len(t.numeric_cells())) if tables else None
 
 
-Rerun = Callable[[str], "list[tuple[str, str]] | None"]
+def judge_method(script: str, artifact: Path | None, target: Table | None = None, run: RunEvidence | None = None,
+                 rerun: Rerun | None = None, files: list[str] | None = None, opinion: str | None = None, model=None,
+                 name: str | None = None) -> MethodVerdict:
+    """Classify how `script` obtains `target` (the expected table, or the run's own table when None).
 
+    artifact: the artifact folder (None when the script comes alone); files: its relative paths (listed when None).
+    run/rerun: the script's run and a rerun without one checked-in file. model: optional chat model for an opinion."""
+    if files is None and artifact is not None and artifact.is_dir():
+        from .judges import artifact_files
 
-def judge_method(script: str, artifact: Path, target: Table | None, run: RunEvidence | None = None,
-                 rerun: Rerun | None = None, files: list[str] | None = None, opinion: str | None = None) -> MethodVerdict:
-    """Classify how `script` obtains `target` (the expected table, or the run's own table when None)."""
-    files = files if files is not None else _files(artifact)
+        files = artifact_files(artifact)
+    root = artifact if files is not None else None
     if target is None and run is not None:
         target = produced_table(run.outputs)
-    static = analyze_script(script, artifact, target, files)
+    static = analyze_script(script, root, target, files, name)
     prov = run.provenance if run else None
-    verdict = MethodVerdict(method="full", static=static, provenance=prov, llm_opinion=opinion)
-    if static.hardcoded or static.encoded:
-        verdict.method = "copy"
-        verdict.reasons.append("the table is written in the script" + (f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""))
-    ran_paper_tool = bool(prov and {"pdftotext", "pdf2txt", "pdf2txt.py"} & set(prov.programs))
-    if static.reads_paper or ran_paper_tool:
-        verdict.method = "copy"
-        verdict.reasons.append("the script reads the paper: " + ", ".join(static.reads_paper or ["pdftotext ran"]))
-    if target is not None:
-        _copy_sources(verdict, artifact, target, static, prov, rerun, files)
-    elif not prov and static.displayed:
-        verdict.method = "copy"
-        verdict.reasons.append(f"the script only displays checked-in files: {', '.join(static.displayed[:3])}")
-    if verdict.method != "copy":
-        inputs = prov.read_first if prov and prov.method == "strace" else static.referenced
-        produced = set(verdict.regenerated) | set(prov.written if prov else static.written)
-        raw = [f for f in inputs if RESULTS_LIKE.search(f) and not f.lower().endswith(CODE_SUFFIXES) and f not in produced]
-        if raw:
-            verdict.method = "last_mile"
-            verdict.reasons.append(f"computed from checked-in results: {', '.join(raw[:4])}" + (" …" if len(raw) > 4 else ""))
-        else:
-            verdict.reasons.append("the table is computed by the run from the artifact's code and input data")
+    verdict = MethodVerdict(method="undetermined", static=static, provenance=prov, executed=run is not None)
+    flow = static.flow
+    verdict.signals.append(Signal(source="static", finding=flow.method, detail=f"{flow.confidence} confidence: "
+                                  + "; ".join(flow.reasons[:3])))
+    hard = _hard_copy(verdict, static, prov)
+    if target is not None and root is not None:
+        shown = run is not None and any(contains_table(target, text) for _, text in run.outputs)
+        if run is not None and not shown:  # a run that did not yield the table proves nothing about where it is from
+            verdict.reasons.append("the run did not produce the table")
+        copy_sources(verdict, root, target, static, prov if shown else None, rerun if shown else None, files or [])
+        if verdict.copy_sources:
+            hard.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
+    if hard:
+        _set(verdict, "copy", "high", hard)
+    else:
+        _computed(verdict, static, prov, target, root)
+    apply_opinion(verdict, script, static, files, prov, opinion, model)
     if prov and prov.cpu_s is not None:
         verdict.reasons.append(f"{prov.cpu_s:.2f}s of CPU time in {len(prov.programs)} programs")
+    verdict.accepted = verdict.method in ("full", "last_mile")
     return verdict
 
 
-def _copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings, prov: RunProvenance | None,
-                  rerun: Rerun | None, files: list[str]) -> None:
-    """Checked-in files holding the table that the run (or the script) took it from."""
-    traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
-    if traced:
-        candidates = [f for f in files if f in prov.read_first or f in prov.written]
-    elif prov is not None:  # ran without a trace: what the script names first, then every other file but READMEs
-        candidates = static.referenced + [f for f in files if f not in static.referenced and not README.search(f)]
+def _set(verdict: MethodVerdict, method: str, confidence: str, reasons: list[str]) -> None:
+    verdict.method, verdict.confidence = method, confidence  # type: ignore[assignment]
+    verdict.reasons = list(dict.fromkeys(verdict.reasons + reasons))
+
+
+def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None) -> list[str]:
+    hard = []
+    if static.hardcoded or static.encoded:
+        hard.append("the table is written in the script" + (f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""))
+        verdict.signals.append(Signal(source="target", finding="copy", detail=hard[-1]))
+    ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs))
+    if static.reads_paper or ran_paper_tool:
+        hard.append("the script reads the paper: " + ", ".join(static.reads_paper or ["a PDF text extractor ran"]))
+        verdict.signals.append(Signal(source="provenance" if ran_paper_tool and not static.reads_paper else "static",
+                                      finding="copy", detail=hard[-1]))
+    if static.flow.literal and static.flow.method == "copy":
+        hard.append(next((r for r in static.flow.reasons if "written in the script" in r), "a table written in the script"))
+    return hard
+
+
+def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None, target: Table | None,
+              root: Path | None) -> None:
+    """No hard evidence of copying: the static flow, then the run's provenance, decide."""
+    flow = static.flow
+    static_label: str | None = flow.method if flow.method != "undetermined" else None
+    if flow.method == "copy":
+        refuted = _refuted(verdict, flow.displayed, prov, target, root)
+        if not refuted:
+            confirmed = bool(prov and prov.method == "strace" and any(d in prov.read_first for d in flow.displayed))
+            _set(verdict, "copy", "high" if confirmed else flow.confidence, flow.reasons)
+            return
+        verdict.reasons.append(f"{', '.join(refuted[:3])}: shown by the script, but {_why_refuted(verdict, refuted, prov)}")
+        static_label = None
+    run_label = _run_label(verdict, static, prov)
+    if run_label and static_label and not (prov and prov.method == "strace"):
+        label = min((run_label, static_label), key=TRUST.get)
     else:
-        candidates = static.referenced
-    for rel in candidates[:400]:
-        if rel.lower().endswith(CODE_SUFFIXES) or not rel.lower().endswith(TEXT_SUFFIXES):
-            continue
-        if rel.lower().endswith(".ipynb") and static.executes_notebook:
-            continue
-        if not contains_table(target, readable_text(artifact / rel, 300_000)):
-            continue
-        if traced and rel not in prov.read_first:
-            verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
-            continue
-        verified = False
-        if rerun is not None and len(verdict.copy_sources) + len(verdict.regenerated) < 3:
-            outputs = rerun(rel)  # None: the rerun could not be made (budget, infrastructure)
-            if outputs is not None and any(contains_table(target, text) for _, text in outputs):
-                verdict.regenerated.append(rel)
-                verdict.reasons.append(f"a rerun without {rel} still produces the table")
-                continue
-            if outputs is not None:
-                verified = True
-                verdict.reasons.append(f"a rerun without {rel} no longer produces the table")
-        if not (verified or rel in static.displayed or (traced and rel in prov.read_first)):
-            continue  # no evidence that the run took the table from this file
-        verdict.copy_sources.append(rel)
-    if verdict.copy_sources:
-        verdict.method = "copy"
-        verdict.reasons.append(f"the table comes from checked-in {', '.join(verdict.copy_sources[:3])}")
+        label = run_label or static_label
+    if label is None:
+        reasons = [r for r in flow.reasons if r] or ["nothing shows the experiment running"]
+        _set(verdict, "undetermined", "low", ["nothing ran and the script's data flow does not show the experiment: "
+                                              + "; ".join(reasons[:3])] if prov is None else reasons)
+        return
+    confidence = ("high" if prov and prov.method == "strace" and prov.exit_code == 0 else "medium") if run_label \
+        else flow.confidence
+    reasons = flow.reasons if label == static_label else []
+    _set(verdict, label, confidence, reasons)
 
 
-def _files(root: Path) -> list[str]:
-    from .judges import artifact_files
+def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance | None, target: Table | None,
+             root: Path | None) -> list[str]:
+    """Displayed files the run shows it wrote itself, or that do not hold the table at all."""
+    if not displayed:
+        return []
+    written = {w for w in prov.written if w not in prov.read_first} if prov and prov.exit_code == 0 else set()
+    written |= set(verdict.regenerated)
+    out = []
+    for d in displayed:
+        if d in written or target is not None and root is not None and (root / d).is_file() and not holds(target, root / d):
+            out.append(d)
+    return out if len(out) == len(displayed) else []
 
-    return artifact_files(root)
+
+def _why_refuted(verdict: MethodVerdict, refuted: list[str], prov: RunProvenance | None) -> str:
+    if prov and all(d in prov.written or d in verdict.regenerated for d in refuted):
+        return "the run wrote them itself before showing them"
+    return "they do not hold the table"
 
 
-def llm_opinion(model, script: str, static: StaticFindings) -> str | None:
-    """Ask a chat model for its classification (recorded beside the evidence-based verdict)."""
-    try:
-        prompt = OPINION_PROMPT.read_text(encoding="utf-8").format(script=script[-20000:], findings=static.model_dump_json())
-        answer = str(model.invoke(prompt).content).strip().lower()
-    except Exception:  # noqa: BLE001 - an opinion is optional
+def _run_label(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None) -> str | None:
+    if prov is None:
         return None
-    return next((m for m in ("copy", "last_mile", "last-mile", "full") if m in answer), answer[:80]).replace("-", "_")
+    if prov.exit_code != 0:
+        verdict.reasons.append(f"the run failed (exit {prov.exit_code}): it does not show the method")
+        verdict.signals.append(Signal(source="provenance", finding="none", detail="the run failed"))
+        return None
+    traced = prov.method == "strace"
+    inputs = prov.read_first if traced else static.referenced + static.stored_inputs
+    produced = set(verdict.regenerated) | set(prov.written)
+    raw = [f for f in dict.fromkeys(inputs) if holds_results(f) and not f.lower().endswith(CODE_SUFFIXES)
+           and f not in produced and not README.search(f)]
+    if raw:
+        reason = f"computed from checked-in results: {', '.join(raw[:4])}" + (" …" if len(raw) > 4 else "")
+        verdict.signals.append(Signal(source="provenance", finding="last_mile", detail=f"{prov.method}: {reason}"))
+        verdict.reasons.append(reason)
+        return "last_mile"
+    reason = "the run computed the table from the artifact's code and input data"
+    if traced:
+        reason += f" (it read no checked-in results; programs: {', '.join(prov.programs[:6]) or 'none'})"
+    verdict.signals.append(Signal(source="provenance", finding="full", detail=f"{prov.method}: {reason}"))
+    verdict.reasons.append(reason)
+    return "full"
+

@@ -24,7 +24,8 @@ _OPEN = re.compile(r'^(\d+)\s+(openat|open|creat)\((?:AT_FDCWD[^,]*,\s*|\d+<[^>]
 _EXEC = re.compile(r'^(\d+)\s+execve\("((?:[^"\\]|\\.)*)",\s*\[(.*?)\](?:\.\.\.)?,.*\)\s*=\s*(-?\d+)')
 _RENAME = re.compile(r'^(\d+)\s+rename(?:at2?)?\((?:AT_FDCWD<([^>]*)>,\s*)?"((?:[^"\\]|\\.)*)",\s*(?:AT_FDCWD<([^>]*)>,\s*)?'
                      r'"((?:[^"\\]|\\.)*)".*\)\s*=\s*(-?\d+)')
-_WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+_WRITE_FLAGS = ("O_WRONLY", "O_TRUNC", "O_APPEND")
+# O_RDWR without O_TRUNC (sqlite3.connect, h5py in r+ mode) reads what is there first: the checked-in content.
 _TIMES = re.compile(r"(\d+)m([\d.]+)s")
 
 
@@ -105,7 +106,10 @@ def parse_trace(text: str, root: str) -> tuple[list[tuple[str, str]], list[list[
                 continue
             path = rel(resolved or _unescape(raw))
             if path and not path.startswith((TRACE_DIR, ".sandbox-home/")):
-                mode = "write" if call == "creat" or any(f in (flags or "") for f in _WRITE_FLAGS) else "read"
+                flag_set = set((flags or "").split("|"))
+                writes = call == "creat" or any(f in flag_set for f in _WRITE_FLAGS) or (
+                    "O_CREAT" in flag_set and "O_RDWR" not in flag_set)
+                mode = "write" if writes else "read"
                 events.append((path, mode))
         elif m := _EXEC.match(line):
             if int(m.group(4)) == 0:

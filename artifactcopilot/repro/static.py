@@ -1,52 +1,46 @@
 """What a reproduction script's text says about its method, before (or instead of) running it.
 
-Looks for the ways a script can yield a paper table without computing it (Artisan §4.5.1): the
-table hard-coded or encoded (base64/hex) in the script, the paper read (pdftotext, a copy of the
-paper), checked-in result files or notebook outputs displayed with cat/cp/head/...
+The static reader (reader/) parses the script and follows its data flow to a verdict of its own
+(copy, last-mile, full or undetermined). Against an expected table, three more signals are read
+from the script and the artifact programs it runs: the table's numbers written in the code, a
+base64/hex blob that decodes to it, and checked-in files that hold it (Artisan §4.5.1).
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import gzip
 import json
-import posixpath
 import re
-import zlib
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from ..tables import Table, best_match, parse_number, parse_tables
+from .reader import read_script
+from .reader.flow import FlowVerdict, classify
+from .reader.literals import decodings
 
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".md", ".json", ".jsonl", ".log", ".tex", ".out", ".dat", ".yaml", ".yml",
                  ".html", ".ipynb", ".pdf", ".rst", ".xml", "")
 CODE_SUFFIXES = (".py", ".r", ".sh", ".jl", ".java", ".class", ".jar", ".so", ".pyc", ".js", ".ts", ".c", ".cc", ".cpp",
                  ".h", ".rs", ".go", ".scala", ".ml", ".m", ".pl", ".rb", ".toml", ".cfg", ".ini", ".lock")
-RESULTS_LIKE = re.compile(r"(^|/)(results?|outputs?|logs?|raw|runs|measurements?|traces?|[\w.-]*[-_]results?|"
-                          r"[\w.-]*[-_]logs?)(/)|(^|/)[^/]*(results?|logs?|measurements?|traces?|outputs?)[^/]*\.\w+$", re.I)
-PAPER_TOOLS = re.compile(r"\b(pdftotext|pdf2txt(\.py)?|pdfminer|pdfplumber|pypdf2?|PyPDF2|fitz|pymupdf|tika|arxiv\.org|"
-                         r"scholar\.google|semanticscholar)\b", re.I)
-PAPER_FILE = re.compile(r"(^|/)(paper|main|manuscript|preprint|article|camera[-_]?ready)[^/]*\.(pdf|tex|md|txt)$|\.pdf$", re.I)
-DISPLAY = re.compile(r"(?<![\w-])(cat|tac|cp|head|tail|less|more|nl|sed|awk|grep|jq|column|rsync|mv|ln|install|tee|"
-                     r"nbconvert|open\(|read_text|read_csv|shutil\.copy\w*|json\.load|type)(?![\w-])")
 EXECUTE_NOTEBOOK = re.compile(r"nbconvert[^\n]*--execute|papermill|jupyter\s+execute|runipy|nbclient|ExecutePreprocessor")
-BASE64 = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
-HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){24,}\b")
-TOKEN = re.compile(r"[\w./@+-]+")
-WRITES = re.compile(r"(?:>>?|--out(?:put)?[= ]|-o |\btee (?:-a )?)\s*([\w./@+-]+)")
 
 
 class StaticFindings(BaseModel):
-    """Signals read from the script's text."""
+    """Signals read from the script's text (and the artifact programs it runs)."""
 
+    language: str = Field("shell", description="How the script was read: shell, python, r, notebook or make.")
+    flow: FlowVerdict = Field(default_factory=lambda: FlowVerdict(method="undetermined"),
+                              description="The static reader's own verdict from the script's data flow.")
     hardcoded: bool = Field(False, description="The target table's numbers are written in the script.")
     encoded: list[str] = Field(default_factory=list, description="Encodings of blobs in the script that decode to the table.")
     reads_paper: list[str] = Field(default_factory=list, description="Why the script looks like it reads the paper.")
     referenced: list[str] = Field(default_factory=list, description="Artifact files the script names.")
-    displayed: list[str] = Field(default_factory=list, description="Artifact files the script shows or copies (cat, cp, ...).")
-    written: list[str] = Field(default_factory=list, description="Paths the script writes (`> f`, `--out f`, `tee f`).")
+    displayed: list[str] = Field(default_factory=list, description="Stored files an output shows as they are (cat, cp, print).")
+    stored_inputs: list[str] = Field(default_factory=list, description="Stored results an output is computed from.")
+    written: list[str] = Field(default_factory=list, description="Paths the script writes (`> f`, `--out f`, to_csv).")
     executes_notebook: bool = Field(False, description="The script executes a notebook rather than reading its stored outputs.")
+    programs: list[str] = Field(default_factory=list, description="Artifact programs read in place (one level deep).")
+    notes: list[str] = Field(default_factory=list, description="What the reader could not parse or follow.")
 
 
 def readable_text(path: Path, limit: int = 2_000_000) -> str:
@@ -74,11 +68,14 @@ def _notebook_text(data: bytes) -> str:
         return data.decode("utf-8", "replace")
     parts = []
     for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
-        for out in cell.get("outputs", []) or []:
-            texts = [out.get("text")] + [out.get("data", {}).get(k) for k in ("text/markdown", "text/plain", "text/latex")]
+        for out in (cell.get("outputs", []) or []) if isinstance(cell, dict) else []:
+            if not isinstance(out, dict):
+                continue
+            data_ = out.get("data", {}) if isinstance(out.get("data"), dict) else {}
+            texts = [out.get("text")] + [data_.get(k) for k in ("text/markdown", "text/plain", "text/latex")]
             for t in texts:
                 if t:
-                    parts.append("".join(t) if isinstance(t, list) else str(t))
+                    parts.append("".join(map(str, t)) if isinstance(t, list) else str(t))
     return "\n\n".join(parts)
 
 
@@ -103,7 +100,8 @@ def _distinctive(target: Table) -> list[str]:
     return [c for c in cells if (p := parse_number(c)) and (p.decimals > 0 or abs(p.value) >= 10)]
 
 
-def _literal_share(target: Table, text: str) -> float:
+def literal_share(target: Table, text: str) -> float:
+    """Share of the table's distinctive numbers (decimals or >= 10) written verbatim in `text`."""
     cells = _distinctive(target)
     if len(cells) < 3:
         return 0.0
@@ -111,98 +109,47 @@ def _literal_share(target: Table, text: str) -> float:
     return sum(re.sub(r"[*_$\\]", "", c) in tokens for c in cells) / len(cells)
 
 
-def _decodings(script: str) -> list[tuple[str, str]]:
-    out = []
-    for kind, pattern, decode in (("base64", BASE64, lambda s: base64.b64decode(s + "=" * (-len(s) % 4), validate=True)),
-                                  ("hex", HEX, bytes.fromhex)):
-        for blob in pattern.findall(script):
-            try:
-                raw = decode(blob)
-            except (binascii.Error, ValueError):
-                continue
-            for unpack, name in ((lambda b: b, kind), (gzip.decompress, f"gzip+{kind}"), (zlib.decompress, f"zlib+{kind}")):
-                try:
-                    out.append((name, unpack(raw).decode("utf-8")))
-                    break
-                except (OSError, zlib.error, UnicodeDecodeError, EOFError):
-                    continue
-    return out
-
-
 def _table_like(text: str) -> bool:
     return any(len(t.numeric_cells()) >= 4 for t in parse_tables(text))
 
 
-INVOKED = re.compile(r"(?<![\w./-])([\w./-]+\.(?:py|sh|r|R|pl|rb|jl))\b|\bmake(?:\s+([\w.-]+))?")
-
-
-def _recipe(makefile: str, target: str | None) -> str:
-    """The recipe of `target` (the first target when None), so `make fast` is not read as `make all`."""
-    lines, out, inside = makefile.splitlines(), [], False
-    for line in lines:
-        head = re.match(r"^([\w.-]+)\s*:", line)
-        if head:
-            if inside:
-                break
-            inside = target is None or head.group(1) == target
-        elif inside:
-            out.append(line)
-    return "\n".join(out)
-
-
-def expand(script: str, root: Path | None, files: set[str], limit: int = 10) -> str:
-    """The script plus the artifact scripts (and Makefile) it invokes, one level deep."""
+def _program_texts(root: Path | None, programs: list[str]) -> list[str]:
     if root is None:
-        return script
-    parts = [script]
-    for m in INVOKED.finditer(script):
-        rel = m.group(1).lstrip("./") if m.group(1) else "Makefile"
-        if rel in files and len(parts) <= limit:
-            text = readable_text(root / rel, 200_000)
-            parts.append(text if m.group(1) else _recipe(text, m.group(2)))
-    return "\n".join(parts)
+        return []
+    from .reader.notebook import cells
+
+    out = []
+    for rel in programs[:10]:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        if rel.lower().endswith(".ipynb"):  # the code a run executes, not the outputs stored with it
+            text = "\n".join(src for kind, src in cells(text) or [] if kind == "code")
+        out.append(text)
+    return out
 
 
-def analyze_script(script: str, root: Path | None, target: Table | None, files: list[str] | None = None) -> StaticFindings:
-    """Static signals of `script` against the artifact at `root` (files: its relative paths)."""
-    found = StaticFindings()
-    own = script  # the paper is looked for in the submitted script only: artifact code may process PDFs legitimately
-    script = expand(script, root, set(files or []))
+def analyze_script(script: str, root: Path | None, target: Table | None, files: list[str] | None = None,
+                   name: str | None = None) -> StaticFindings:
+    """Static signals of `script` against the artifact at `root` (files: its relative paths; None: no artifact)."""
+    reading = read_script(script, name, root if files is not None else None, files)
+    flow = classify(reading, files)
+    found = StaticFindings(language=reading.language, flow=flow, notes=reading.notes[:10])
+    found.programs = reading.programs
+    texts = [script] + _program_texts(root, reading.programs)
     if target is not None:
-        found.hardcoded = contains_table(target, script) or _literal_share(target, script) >= 0.6
-    for kind, text in _decodings(script):
+        found.hardcoded = any(contains_table(target, t) or literal_share(target, t) >= 0.6 for t in texts)
+    for kind, text in (d for t in texts for d in decodings(t)):
         if (target is not None and contains_table(target, text)) or (target is None and _table_like(text)):
             found.encoded.append(kind)
-    found.reads_paper = [f"uses {m.group(0)}" for m in PAPER_TOOLS.finditer(own)]
+    found.reads_paper = list(dict.fromkeys(reading.paper))
     found.executes_notebook = bool(EXECUTE_NOTEBOOK.search(script))
     known = set(files or [])
-    dirs: dict[str, list[str]] = {}
-    for f in known:
-        parts = f.split("/")
-        for i in range(1, len(parts)):
-            dirs.setdefault("/".join(parts[:i]), []).append(f)
-    cwd = ""
-    for line in script.splitlines():
-        if line.lstrip().startswith("#"):
-            continue
-        for m in re.finditer(r"(?:^|[;&|]\s*)cd\s+([\w./-]+)", line):
-            cwd = posixpath.normpath(posixpath.join(cwd, m.group(1))).lstrip("./") if m.group(1) != "/" else ""
-        named = []
-        for tok in TOKEN.findall(line):
-            tok = posixpath.normpath(posixpath.join(cwd, tok)) if cwd and not tok.startswith("/") else tok
-            tok = tok.strip("./") if tok.startswith("./") else tok.rstrip("/")
-            if tok in known:
-                named.append(tok)
-            elif tok in dirs and ("/" in tok or DISPLAY.search(line)):  # a bare word ("results") is prose, not a path
-                named += sorted(dirs[tok])[:50]
-        for m in WRITES.finditer(line):
-            written = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
-            if written not in found.written:
-                found.written.append(written)
-        if DISPLAY.search(line):
-            # a file an earlier command was pointed at (`--out results/t.md`) is that command's output (Artisan Fig. 10)
-            shown = [n for n in named if not n.lower().endswith(CODE_SUFFIXES) and n not in found.referenced]
-            found.displayed += [n for n in shown if n not in found.displayed]
-        found.referenced += [n for n in named if n not in found.referenced]
-    found.reads_paper += [f"reads {f}" for f in found.referenced if PAPER_FILE.search(f) and f in own]
+    paths = [s.ref for st in reading.steps for s in st.sources if s.kind in ("file", "paper")]
+    paths += [w for st in reading.steps for w in st.writes]
+    found.referenced = list(dict.fromkeys(p.lstrip("./") if p.startswith("./") else p for p in paths if p in known))
+    found.displayed = flow.displayed
+    found.stored_inputs = flow.stored_inputs
+    found.written = list(dict.fromkeys(w for st in reading.steps for w in st.writes if w and "<" not in w))[:50]
     return found

@@ -114,6 +114,46 @@ def _align(expected: list[str], produced: list[str]) -> dict[int, int]:
 _GENERIC_ROW = {"", "value", "values", "result", "results", "score"}
 
 
+# A caption states the unit of all cells ("Accuracy (%)", "in percent"); a "%" elsewhere in it ("p < 5%") does not.
+_CAPTION_PERCENT = re.compile(r"\(\s*%\s*\)|\bin\s*%|\bin\s+percent|\bpercentages?\b|\[%\]", re.IGNORECASE)
+# Yes/no answers are results too: "no" for "Yes" is a different answer; "yes" for "Yes" is the same one.
+_CATEGORIES = {"yes": "yes", "y": "yes", "true": "yes", "no": "no", "n": "no", "false": "no", "pass": "pass",
+               "passed": "pass", "fail": "fail", "failed": "fail"}
+
+
+def _category(text: str) -> str | None:
+    return _CATEGORIES.get(" ".join(strip_markup(text).split()).casefold())
+
+
+def _value(produced: Table, pr: int | None, pc: int | None) -> str | None:
+    if pr is None or pc is None or pc >= len(produced.rows[pr]):
+        return None
+    return produced.rows[pr][pc].strip() or None
+
+
+def _by_values(expected: Table, produced: Table, rows: dict[int, int], cols: dict[int, int], pct: bool) -> None:
+    """Columns the labels left unpaired (renamed, reordered) are paired with the produced column whose values match."""
+    width = max([len(produced.header)] + [len(r) for r in produced.rows])
+    free = [j for j in range(1, width) if j not in cols.values()]
+    numeric = expected.numeric_cells()
+    for c in sorted({c for _, c in numeric if c not in cols}):
+        head = expected.header[c] if c < len(expected.header) else ""
+        cells = [(r, expected.rows[r][c]) for r, cc in numeric if cc == c and r in rows]
+        scores = []
+        for j in free:
+            hits = sum(bool(v) and _judge("", head, e, v, pct or "%" in head).matched
+                       for r, e in cells for v in [_value(produced, rows[r], j)])
+            scores.append((hits, -abs(j - c), j))
+        best = max(scores, default=(0, 0, None))
+        if best[0] and best[0] * 2 > len(cells) and sum(s[0] == best[0] for s in scores) == 1:
+            cols[c] = best[2]
+            free.remove(best[2])
+    positional = [c for c in range(1, max([len(expected.header)] + [len(r) for r in expected.rows])) if c not in cols]
+    if len(expected.header) == len(produced.header) or width == max([len(expected.header)] + [len(r) for r in expected.rows]):
+        for c, j in zip(positional, free):  # positional fallback over what is left, in order
+            cols[c] = j
+
+
 def _compare(expected: Table, produced: Table) -> Comparison:
     rows = _align([r[0] if r else "" for r in expected.rows], [r[0] if r else "" for r in produced.rows])
     # A single produced row with a generic label ("value" from a key: value log) stands for the single expected row.
@@ -122,20 +162,22 @@ def _compare(expected: Table, produced: Table) -> Comparison:
         if norm_label(label) in _GENERIC_ROW or is_number_cell(label):
             rows = {0: 0}
     cols = {i + 1: j + 1 for i, j in _align(expected.header[1:], produced.header[1:]).items()}
-    width = max([len(expected.header)] + [len(r) for r in expected.rows])
-    if width == max([len(produced.header)] + [len(r) for r in produced.rows]):  # positional fallback
-        for c in range(1, width):
-            if c not in cols and c not in cols.values():
-                cols[c] = c
-    pct_all = "%" in expected.caption
+    pct_all = bool(_CAPTION_PERCENT.search(expected.caption))
+    _by_values(expected, produced, rows, cols, pct_all)
     cells = []
     for r, c in expected.numeric_cells():
         head = expected.header[c] if c < len(expected.header) else ""
-        pr, pc = rows.get(r), cols.get(c)
-        value = None
-        if pr is not None and pc is not None and pc < len(produced.rows[pr]):
-            value = produced.rows[pr][pc].strip() or None
+        value = _value(produced, rows.get(r), cols.get(c))
         cells.append(_judge(expected.rows[r][0], head, expected.rows[r][c], value, pct_all or "%" in head))
+    for r, row in enumerate(expected.rows):
+        for c, cell in enumerate(row):
+            want = _category(cell) if c > 0 else None
+            value = _value(produced, rows.get(r), cols.get(c)) if want else None
+            if want and value is not None:  # a yes/no column the output has: its answers count
+                got = _category(value)
+                cells.append(CellResult(row=row[0], column=expected.header[c] if c < len(expected.header) else "",
+                                        expected=cell, produced=value, matched=got == want,
+                                        kind="match" if got == want else "different"))
     return Comparison(expected_label=expected.label, matched=sum(c.matched for c in cells), total=len(cells),
                       cells=cells)
 
@@ -170,19 +212,22 @@ def _free_text(expected: Table, text: str) -> Table:
         numeric = [c for rr, c in expected.numeric_cells() if rr == r]
         if not row or not row[0].strip() or not numeric:
             continue
-        pat = re.compile(r"(?<!\w)" + r"\s*".join(map(re.escape, row[0].split())) + r"(?!\w)", re.I)
+        pat = re.compile(r"(?<!\w)" + r"\s*".join(map(re.escape, row[0].split())) + r"(?!\w)", re.IGNORECASE)
         best, best_n = None, -1
         for ln in lines:
             if not pat.search(ln):
                 continue
             rest = pat.sub(" ", ln)
             for h in noise:
-                rest = re.sub(re.escape(h), " ", rest, flags=re.I)
+                rest = re.sub(re.escape(h), " ", rest, flags=re.IGNORECASE)
             nums = _NUMBER_IN_TEXT.findall(rest)
+            answers = [w for w in re.findall(r"[A-Za-z]+", rest) if _category(w)]
             for vals in (nums[:len(numeric)], nums[-len(numeric):]):
                 cand = [row[0]] + [""] * (len(row) - 1)
                 for c, v in zip(numeric, vals):
                     cand[c] = v
+                for c, w in zip([c for c in range(1, len(row)) if _category(row[c])], answers):
+                    cand[c] = w
                 n = sum(match_value(row[c], cand[c]) for c in numeric if cand[c])
                 if n > best_n:
                     best, best_n = cand, n
@@ -212,7 +257,7 @@ def json_table(text: str) -> Table | None:
             data = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
         except ValueError:
             return None
-    scalar = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)  # noqa: E731
+    scalar = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)
     if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
         cols = list(dict.fromkeys(k for v in data.values() for k in v))
         rows = [[str(r)] + [str(v.get(c, "")) if scalar(v.get(c)) else "" for c in cols] for r, v in data.items()]

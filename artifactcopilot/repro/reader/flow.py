@@ -1,0 +1,293 @@
+"""From the script's outputs back to where their values come from: copy, last-mile, full or undetermined.
+
+Rules (Artisan §2.5.2, read the way an AE reviewer reads a script):
+- copy: an output shows stored results as they are (cat/cp/head/print of a checked-in results file,
+  csv/json/txt or binary: .pkl .npy .parquet ...), a notebook's stored outputs, the paper (any PDF tool
+  or library), or a table of numbers written in the script;
+- last-mile: an output is computed (aggregated, parsed, plotted) from stored intermediate results
+  that no step of the script produced;
+- full: the outputs come from programs or code that run the experiment (training, benchmark,
+  simulation, the artifact's own code over its input data), possibly through files those steps wrote;
+- undetermined: nothing the script shows runs the experiment or reads anything (an opaque
+  `./run.sh` without the artifact, a program whose name says it displays results).
+The least trusted finding over all outputs wins. A file a later step reads is the output of the
+step that declared it (`--out f`, `> f`, `tee f`); with the artifact, a file it does not hold must
+have been made by an earlier program; without it, by the last earlier program that writes files it
+does not name (Artisan Fig. 10), unless that program's failure is ignored.
+"""
+from __future__ import annotations
+
+import re
+from fnmatch import fnmatch
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, Field
+
+from .literals import strong, weak
+from .model import Reading, Source, Step
+from .paths import holds_results, path_kind, same_file, under
+
+FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
+Confidence = Literal["high", "medium", "low"]
+_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
+class Mark(NamedTuple):
+    kind: str
+    """copy | last | full | weak | opaque"""
+    confidence: str
+    reason: str
+    ref: str = ""
+
+
+class FlowVerdict(BaseModel):
+    """The static reader's verdict on a script."""
+
+    method: FlowMethod
+    confidence: Confidence = "low"
+    reasons: list[str] = Field(default_factory=list)
+    displayed: list[str] = Field(default_factory=list, description="Stored files an output shows as they are.")
+    stored_inputs: list[str] = Field(default_factory=list, description="Stored results an output is computed from.")
+    experiments: list[str] = Field(default_factory=list, description="Programs or code that compute the outputs.")
+    literal: bool = Field(False, description="An output is a table of numbers written in the script.")
+    paper: bool = Field(False, description="An output comes from the paper.")
+    outputs: list[int] = Field(default_factory=list, description="Indices of the steps taken as the script's outputs.")
+
+
+class _Flow:
+    def __init__(self, reading: Reading, files: list[str] | None):
+        self.steps = reading.steps
+        self.files = set(files) if files is not None else None
+        self.dirs = {"/".join(f.split("/")[:i]) for f in self.files or () for i in range(1, f.count("/") + 1)}
+        self.memo: dict[tuple[int, str], list[Mark]] = {}
+
+    # ---- where a read path comes from
+    def exists(self, path: str) -> bool | None:
+        if self.files is None:
+            return None
+        p = path[2:] if path.startswith("./") else path.rstrip("/")
+        if p in self.files or p in self.dirs:
+            return True
+        if any(p + ext in self.files for ext in (".gz", ".bz2", ".xz", ".zst", ".zip")):
+            return True  # shipped compressed, unpacked before use
+        if any(ch in p for ch in "*?["):
+            return any(fnmatch(f, p) or fnmatch(d, p) for f in self.files for d in (f,))
+        if p.startswith("/"):
+            parts = p.strip("/").split("/")
+            return any("/".join(parts[i:]) in self.files or "/".join(parts[i:]) in self.dirs for i in range(len(parts)))
+        return False
+
+    def producer(self, path: str, before: int) -> tuple[Step | None, bool]:
+        """(the step that made `path` before step `before`, whether the link is only presumed)."""
+        for step in reversed(self.steps[:before]):
+            if any(_covers(w, path) for w in step.writes):
+                return step, False
+        if path_kind(path) in ("paper", "doc", "code", "notebook", "config", "device") or "://" in path:
+            return None, False
+        known = self.exists(path)
+        if known:
+            return None, False
+        candidates = [s for s in self.steps[:before] if s.implicit_writes and not s.tolerant and not s.neutral
+                      and any(src.kind == "compute" and src.role != "display" for src in s.sources)]
+        if candidates:
+            return candidates[-1], True
+        return None, False
+
+    # ---- what a step's output is made of
+    def marks(self, step: Step, use: str = "display", depth: int = 0) -> list[Mark]:
+        key = (step.index, use)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = []  # cycle guard
+        out: list[Mark] = []
+        if depth > 40:
+            return out
+        mixed = any(src.kind != "literal" for src in step.sources)
+        for src in step.sources:
+            found = self.source(step, src, use, depth)
+            out += [m for m in found if not (mixed and m.kind == "weak")]  # numbers beside data are parameters
+        compute = [s for s in step.sources if s.kind == "compute"]
+        if compute and not any(m.kind in ("full", "last", "copy") for m in out):
+            out += self.program_only(step, compute)
+        self.memo[key] = out
+        return out
+
+    def source(self, step: Step, src: Source, use: str, depth: int) -> list[Mark]:
+        eff = src.use if use == "display" else ("derive" if src.use == "display" else src.use)
+        if src.kind == "literal":
+            if strong(src):
+                return [Mark("copy", "high", f"{src.how}: a table of {src.numbers} numbers written in the script "
+                                             f"({_loc(step)})", "literal")]
+            return [Mark("weak", "low", f"{src.how}: numbers written in the script ({_loc(step)})",
+                         f"literal:{src.numbers}:{src.irregular}")] if weak(src) or src.numbers else []
+        if src.kind == "paper":
+            return [Mark("copy", "high", f"takes the values from the paper ({src.how or src.ref})", src.ref or "paper")]
+        if src.kind == "compute":
+            return []  # judged with the step's inputs (program_only)
+        if src.kind == "step":
+            try:
+                other = self.steps[int(src.ref)]
+            except (ValueError, IndexError):
+                return []
+            return self.marks(other, eff, depth + 1)
+        if src.kind == "unknown":
+            return [Mark("opaque", "low", f"{_loc(step)}: {src.how or 'an output the reader cannot follow'}")]
+        return self.file(step, src, eff, depth)
+
+    def file(self, step: Step, src: Source, use: str, depth: int) -> list[Mark]:
+        path = src.ref
+        if path.startswith("?"):
+            return [Mark("opaque", "low", f"{_loc(step)}: {src.how} reads a file the script does not name")]
+        made_by, presumed = self.producer(path, step.index)
+        if made_by is not None:
+            inner = self.marks(made_by, use, depth + 1)
+            if presumed:
+                inner = [m._replace(confidence="low") if m.kind in ("full", "last") else m for m in inner]
+            return inner
+        kind = path_kind(path)
+        held = self.exists(path)
+        conf = "high" if held else "medium"
+        if "://" in path:
+            kind = path_kind(path.split("://", 1)[1].split("?")[0])
+        if holds_results(path) or kind == "doc":
+            what = "notebook's stored outputs" if kind == "notebook" else "stored results" if kind != "doc" else \
+                "documentation"
+            if use == "display":
+                return [Mark("copy", conf, f"{_loc(step)}: {src.how} shows the {what} in {path} as they are", path)]
+            if use == "input" and step.role == "experiment":
+                return [Mark("full", "low", f"{_loc(step)}: {step.program} takes {path} as its input", path)]
+            return [Mark("last", conf, f"{_loc(step)}: {step.program or src.how} computes from the {what} in {path}",
+                         path)]
+        if kind == "paper":
+            return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
+        if kind in ("data", "unknown", "archive", "model", "config") and use == "derive" and step.lang in ("python", "r"):
+            return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
+        return []
+
+    def program_only(self, step: Step, compute: list[Source]) -> list[Mark]:
+        """A program run whose named inputs settle nothing: its role decides."""
+        order = {"experiment": 0, "unknown": 1, "aggregate": 2, "display": 3}
+        src = min(compute, key=lambda s: order.get(s.role, 1))
+        name = src.ref
+        conf = "medium" if step.expanded or step.lang != "shell" else "low"
+        if src.role == "display":
+            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results")]
+        if src.role == "aggregate":
+            if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
+                return []  # it summarises what an earlier step made: that step's marks decide
+            made = [s for s in self.steps[:step.index] if s.implicit_writes and not s.tolerant and not s.neutral
+                    and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
+            if made:
+                return self.marks(made[-1], "derive")
+            if step.lang == "shell" and not step.expanded:  # its code is not in reach: what it summarises is unseen
+                return [Mark("opaque", "low", f"{_loc(step)}: {name} summarises results it does not name; "
+                                              "whether they are stored or computed cannot be seen")]
+            return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
+                                        "experiment runs before it", name)]
+        if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
+                not any(s.kind in ("file", "step") for s in step.sources) and not _parameters(step.text, name):
+            where = "without the artifact" if self.files is None else "from the artifact's files"
+            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
+        return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
+
+    # ---- the script's outputs
+    def outputs(self) -> list[Step]:
+        read_later: set[int] = set()
+        for j, step in enumerate(self.steps):
+            for src in step.sources:
+                if src.kind == "step" and src.ref.isdigit():
+                    read_later.add(int(src.ref))
+                elif src.kind == "file":
+                    made, _ = self.producer(src.ref, j)
+                    if made is not None:
+                        read_later.add(made.index)
+        outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))]
+        return outs or [s for s in self.steps if not s.neutral]
+
+
+def weak_enough(mark: Mark) -> bool:
+    """A weak literal mark counts when its numbers look like results (not a lone parameter echoed)."""
+    parts = mark.ref.split(":")
+    return len(parts) == 3 and int(parts[2]) >= 1
+
+
+_SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|q|quiet|v|verbose)(=\S*)?|\d+|"
+                        r"(table|tab|fig|figure)[-_]?\w*|[<>|&;]|\d?>&?\d?|/dev/null)$", re.IGNORECASE)
+
+
+def _parameters(text: str, program: str) -> bool:
+    """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
+    words = text.split()
+    base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
+    if base in ("make", "gmake", "just", "rake", "invoke", "inv"):
+        return False  # targets name parts of a pipeline, not parameters of a computation
+    tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
+    return any(not _SELECTORS.match(w) for w in tail)
+
+
+def _loc(step: Step) -> str:
+    """Where a step is: `line 4` of the script, or `summarize.py line 31` of an artifact program it runs."""
+    return f"{step.where} line {step.line}" if step.where else f"line {step.line}"
+
+
+def _folder(pattern: str) -> str:
+    return pattern.split("*")[0].split("?")[0].rsplit("/", 1)[0]
+
+
+def _covers(written: str, path: str) -> bool:
+    if not written:
+        return False
+    if same_file(written, path) or under(path, written):
+        return True
+    if any(ch in written for ch in "*?["):
+        if fnmatch(path, written) or fnmatch(path, written + "/*"):
+            return True
+        if any(ch in path for ch in "*?["):  # two patterns: the same folder and the same kind of file
+            return _folder(written) == _folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
+        return False
+    if any(ch in path for ch in "*?["):
+        prefix = path.split("*")[0].rstrip("/")
+        return bool(prefix) and (under(written, prefix) or under(prefix, written) or fnmatch(written, path))
+    return False
+
+
+def _spread_literals(marks: list[Mark]) -> list[Mark]:
+    """Numbers written in the script over several output lines (one `echo` per row) make a table together."""
+    parts = [m.ref.split(":") for m in marks if m.kind == "weak" and m.ref.startswith("literal:")]
+    numbers, irregular = sum(int(p[1]) for p in parts), sum(int(p[2]) for p in parts)
+    if len(parts) >= 2 and numbers >= 4 and irregular >= 2:
+        return [Mark("copy", "high", f"{len(parts)} outputs print {numbers} numbers written in the script", "literal")]
+    return []
+
+
+def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
+    """The static verdict on a read script (files: the artifact's files, None without an artifact)."""
+    flow = _Flow(reading, files)
+    outs = flow.outputs()
+    marks = [m for step in outs for m in flow.marks(step)]
+    marks += _spread_literals(marks)
+    verdict = FlowVerdict(method="undetermined", outputs=[s.index for s in outs])
+    verdict.paper = any(m.kind == "copy" and m.confidence == "high" and "paper" in m.reason for m in marks)
+    verdict.literal = any(m.ref == "literal" and m.kind == "copy" for m in marks)
+    marks = [m for m in marks if m.kind != "weak" or weak_enough(m)]
+    verdict.displayed = list(dict.fromkeys(m.ref for m in marks if m.kind == "copy" and m.ref not in ("literal", "paper")))
+    verdict.stored_inputs = list(dict.fromkeys(m.ref for m in marks if m.kind == "last" and "/" in m.ref or
+                                               (m.kind == "last" and "." in m.ref)))
+    verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
+    computes = any(src.kind in ("compute", "file", "step") for st in reading.steps for src in st.sources)
+    for kind, method in (("copy", "copy"), ("last", "last_mile"), ("full", "full"), ("weak", "copy")):
+        chosen = [m for m in marks if m.kind == kind and (kind != "weak" or not computes)]
+        if chosen:
+            verdict.method = method
+            verdict.confidence = max((m.confidence for m in chosen), key=_RANK.get) if kind != "weak" else "low"
+            verdict.reasons = list(dict.fromkeys(m.reason for m in chosen))[:6]
+            if kind == "weak":
+                verdict.reasons.append("nothing in the script computes anything")
+            break
+    else:
+        opaque = list(dict.fromkeys(m.reason for m in marks if m.kind == "opaque"))
+        verdict.reasons = opaque[:4] or ["nothing the script runs or reads shows the experiment or a results file"
+                                         if reading.steps else "the script does nothing that can be followed"]
+    if not reading.parsed:
+        verdict.reasons.append("the script could not be parsed: " + "; ".join(reading.notes[:2]))
+    return verdict

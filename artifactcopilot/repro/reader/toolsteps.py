@@ -1,0 +1,136 @@
+"""Steps of command-line tools: echo/printf (literal text), display tools (cat, head, sed, awk, jq ...), copies,
+unpacking, downloads and PDF text extractors, with the files each reads and writes."""
+from __future__ import annotations
+
+import re
+
+from . import tools as T
+from .commands import Call, _step, compute, emit, silent
+from .context import Context
+from .literals import text_source
+from .model import Source
+from .paths import is_pathlike, normalize, path_kind, words
+
+
+def _echo(ctx: Context, call: Call) -> list[int]:
+    args = [a for a in call.argv[1:] if not re.fullmatch(r"-[neE]+", a)]
+    text = " ".join(args).replace("\\n", "\n").replace("\\t", "\t")
+    src = text_source(text, call.argv[0])
+    sources = ([src] if src else []) + [s.model_copy(update={"use": "display"}) for s in call.stdin]
+    step = _step(call, sources=sources, neutral=not sources, program=call.argv[0])
+    return emit(ctx, call, step)
+
+
+def file_args(args: list[str], cwd: str, ctx: Context, valued: set[str] = frozenset(), skip_first: bool = False) -> list[str]:
+    """Words of `args` that name files or folders (options and their values skipped)."""
+    out, i, first = [], 0, skip_first
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and a != "-":
+            opt, eq, val = a.partition("=")
+            if opt in valued and not eq:
+                i += 2
+                continue
+            if eq and is_pathlike(val):
+                out.append(normalize(val, cwd))
+            i += 1
+            continue
+        if first:
+            first = False
+        elif is_pathlike(a) or ctx.exists(normalize(a, cwd)) or named_folder(a):
+            out.append(normalize(a, cwd))
+        i += 1
+    return out
+
+
+def named_folder(word: str) -> bool:
+    """A bare word that names a results or data folder (`runs`, `raw`, `benchmarkingset-rc2-results`)."""
+    if not re.fullmatch(r"[\w.-]+", word) or len(word) < 3:
+        return False
+    kind = path_kind(word + "/x.csv")
+    return kind == "results" or bool({"data", "dataset", "datasets", "inputs"} & set(words(word)))
+
+
+def _display(ctx: Context, call: Call, prog: str) -> list[int]:
+    valued = T.TOOL_VALUE_OPTS.get(prog, set())
+    program_first = prog in T.PROGRAM_FIRST and not any(a in ("-e", "-f") for a in call.argv[1:])
+    paths = file_args(call.argv[1:], call.cwd, ctx, valued, skip_first=program_first)
+    use = "derive" if T.derives(prog, call.argv) else "display"
+    writes: list[str] = []
+    if prog == "tee":
+        writes, paths = paths, []
+    if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
+        writes = list(paths)
+    sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    if not paths:
+        sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
+        if call.stdin_text is not None:
+            src = text_source(call.stdin_text, f"{prog} of a here-document")
+            sources += [src] if src else []
+        if call.stdin_file:
+            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
+    if prog in ("pandoc",) and any(path_kind(p) == "paper" for p in paths):
+        ctx.reading.paper.append(f"pandoc converts {', '.join(p for p in paths if path_kind(p) == 'paper')}")
+        sources = [Source(kind="paper", ref=p, how=prog) for p in paths]
+    step = _step(call, sources=sources, writes=writes, program=prog, role="display", neutral=not sources)
+    return emit(ctx, call, step)
+
+
+def _copy(ctx: Context, call: Call, prog: str) -> list[int]:
+    paths = file_args(call.argv[1:], call.cwd, ctx, {"-t", "--target-directory", "-S", "--suffix", "bs", "-e"})
+    if prog == "dd":
+        paths = [normalize(a[3:], call.cwd) for a in call.argv[1:] if a.startswith(("if=", "of="))]
+    if len(paths) < 2:
+        return emit(ctx, call, _step(call, neutral=True, program=prog))
+    sources = [Source(kind="file", ref=p, use="display", how=prog) for p in paths[:-1]]
+    step = _step(call, sources=sources, writes=[paths[-1]], program=prog, role="display")
+    return emit(ctx, call, step)
+
+
+def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
+    args = call.argv[1:]
+    paths = file_args(args, call.cwd, ctx, {"-C", "-d", "--directory", "-o", "-f", "--file"})
+    flagged = [normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-f", "--file")]
+    archives = flagged or [p for p in paths if path_kind(p) == "archive"]
+    if prog in ("gzip", "bzip2", "xz", "zstd") and not any(a.startswith("-") and "d" in a for a in args):
+        return emit(ctx, call, _step(call, neutral=True, program=prog))  # compressing, not unpacking
+    dest = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-C", "-d", "--directory")), None)
+    writes = []
+    for a in archives:
+        stem = re.sub(r"\.(tar\.gz|tar\.xz|tar\.bz2|tgz|zip|tar|gz|bz2|xz|7z|zst|rar)$", "", a, flags=re.IGNORECASE)
+        writes.append(stem if dest is None else dest)
+    if not archives and call.stdin:
+        return emit(ctx, call, _step(call, sources=list(call.stdin), program=prog, role="display"))
+    sources = [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
+    to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout") or (a.startswith("-") and "O" in a and prog == "tar")
+                    for a in args)
+    step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display",
+                 neutral=not sources)
+    return emit(ctx, call, step) if to_stdout else silent(ctx, step)
+
+
+def _fetch(ctx: Context, call: Call, prog: str) -> list[int]:
+    urls = [a for a in call.argv[1:] if "://" in a or a.startswith(("s3:", "gs:", "doi:"))]
+    args = call.argv[1:]
+    out = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-O", "-o", "--output",
+                                                                                             "--output-document")), None)
+    if not urls:
+        return emit(ctx, call, _step(call, neutral=True, program=prog))
+    sources = [Source(kind="file", ref=u, use="display", how=f"{prog} (download)") for u in urls]
+    writes = [out] if out and out != "-" else [normalize(u.rstrip("/").rsplit("/", 1)[-1].split("?")[0], call.cwd) for u in urls]
+    to_stdout = out == "-" or (prog == "curl" and out is None and "-O" not in args)
+    step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display")
+    return emit(ctx, call, step) if to_stdout else silent(ctx, step)
+
+
+def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
+    paths = file_args(call.argv[1:], call.cwd, ctx, {"-f", "-l", "-enc", "-opw", "-upw", "-r", "-x", "-y", "-W", "-H"})
+    inputs = [p for p in paths if path_kind(p) in ("paper", "results", "unknown", "data")][:1] or paths[:1]
+    kind = path_kind(inputs[0]) if inputs else "unknown"
+    if kind == "data" or (ctx.in_artifact_code and kind != "paper"):  # the artifact's own processing of PDF data
+        return compute(ctx, call, prog, call.argv[1:])
+    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
+    writes = [p for p in paths[1:] if p != "-" and path_kind(p) != "device"]
+    step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
+                 program=prog, role="display")
+    return emit(ctx, call, step) if not writes else silent(ctx, step)

@@ -1,0 +1,110 @@
+"""Method judge accuracy on the repository's labelled reproduction scripts, per mode.
+
+    python benchmarks/method_judge.py [--modes alone,artifact,run] [--workers 4] [--scripts PATH] [--json]
+
+Modes: `alone` — the script judged statically without its artifact or the expected table (as a committee
+member gets a script handed in); `artifact` — statically, with the artifact's file list and the expected
+table; `run` — run in a fresh local sandbox copy of the artifact (strace provenance where it works), with
+reruns without checked-in files. For each mode: accuracy over full / last-mile / copy, how many copies
+were accepted (judged full or last-mile: the number that must stay 0), how many scripts were left
+undetermined, the confusion matrix and the time taken.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+from artifactcopilot.acquire.paper import load_paper
+from artifactcopilot.repro.judges import execute, judge_method
+from artifactcopilot.sandbox.base import Limits
+from artifactcopilot.sandbox.local import LocalSandbox
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "tests" / "fixtures" / "repro" / "scripts.yaml"
+LABELS = ("full", "last_mile", "copy")
+PREDICTED = LABELS + ("undetermined",)
+
+
+def _case(scripts: Path, entry: dict):
+    case = (scripts.parent / entry["case"]).resolve()
+    table = next(t for t in load_paper(case / "paper.md").tables if t.label == "Table 2")
+    return case / "artifact", table
+
+
+def judge(scripts: Path, entry: dict, mode: str, sandboxes: threading.local, scratch: Path) -> str:
+    artifact, table = _case(scripts, entry)
+    if mode == "alone":
+        return judge_method(entry["script"], None).method
+    if mode == "artifact":
+        return judge_method(entry["script"], artifact, table).method
+    if not hasattr(sandboxes, "sandbox"):
+        sandboxes.sandbox = LocalSandbox(scratch / f"s{threading.get_ident()}", Limits(timeout_s=120))
+    sandbox = sandboxes.sandbox
+    run = execute(entry["script"], artifact, sandbox, 120)
+
+    def rerun(withheld: str):
+        return execute(entry["script"], artifact, sandbox, 120, withheld=withheld).outputs
+
+    return judge_method(entry["script"], artifact, table, run, rerun).method
+
+
+def measure(scripts: Path, entries: list[dict], mode: str, workers: int) -> dict:
+    started = time.monotonic()
+    local = threading.local()
+    with tempfile.TemporaryDirectory(prefix="method-judge-") as scratch, \
+            ThreadPoolExecutor(workers if mode == "run" else 1) as pool:
+        predicted = list(pool.map(lambda e: judge(scripts, e, mode, local, Path(scratch)), entries))
+    confusion = Counter(zip((e["label"] for e in entries), predicted))
+    right = sum(n for (a, p), n in confusion.items() if a == p)
+    copies = sum(n for (a, p), n in confusion.items() if a == "copy" and p in ("full", "last_mile"))
+    wrong = [{"note": e["note"], "case": e["case"], "label": e["label"], "judged": p}
+             for e, p in zip(entries, predicted) if p != e["label"]]
+    return {"mode": mode, "scripts": len(entries), "right": right, "accuracy": round(right / len(entries), 4),
+            "copies_accepted": copies, "undetermined": sum(p == "undetermined" for p in predicted),
+            "seconds": round(time.monotonic() - started, 1),
+            "confusion": {a: {p: confusion[(a, p)] for p in PREDICTED} for a in LABELS}, "wrong": wrong}
+
+
+def render(result: dict) -> str:
+    lines = [(f"{result['mode']:>8}: {result['right']}/{result['scripts']} right ({result['accuracy']:.1%}), "
+             f"copies accepted {result['copies_accepted']}, undetermined {result['undetermined']}, "
+             f"{result['seconds']}s"),
+             "          actual \\ judged " + "".join(f"{p:>14}" for p in PREDICTED)]
+    for a in LABELS:
+        lines.append(f"          {a:>15} " + "".join(f"{result['confusion'][a][p]:>14}" for p in PREDICTED))
+    lines += [f"          wrong: [{w['case']}] {w['note']}: {w['label']} -> {w['judged']}" for w in result["wrong"]]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modes", default="alone,artifact,run")
+    parser.add_argument("--workers", type=int, default=4, help="parallel runs in the `run` mode")
+    parser.add_argument("--scripts", type=Path, default=SCRIPTS, help="labelled scripts (YAML, as in tests/fixtures)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+    entries = yaml.safe_load(args.scripts.read_text(encoding="utf-8"))
+    counts = Counter(e["label"] for e in entries)
+    if not args.json:
+        print(f"{len(entries)} labelled scripts: " + ", ".join(f"{counts[label]} {label}" for label in LABELS))
+    results = []
+    for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
+        if mode not in ("alone", "artifact", "run"):
+            parser.error(f"unknown mode {mode!r}: use alone, artifact or run")
+        results.append(measure(args.scripts, entries, mode, args.workers))
+        if not args.json:
+            print(render(results[-1]))
+    if args.json:
+        print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
