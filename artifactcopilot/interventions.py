@@ -16,7 +16,8 @@ from .errors import RubricError
 from .models import InterventionLevel
 from .resources import data_dir
 
-ACTION_KINDS = {"run", "install", "env", "version", "path_fix", "command_fix", "wait", "edit", "create_file", "prepare"}
+ACTION_KINDS = {"run", "install", "env", "version", "path_fix", "command_fix", "wait", "edit", "create_file", "prepare",
+                "evaluate"}
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,11 @@ PYVER = re.compile(r"Python 3\.\d+\.\d+")
 CHARS = re.compile(r"\d+ chars of output")
 
 
+ROOT = str(Path(__file__).resolve().parent.parent)
+
+
 def _text(value: str, run_dir: str) -> str:
-    value = value.replace(run_dir, "<run>")
+    value = value.replace(run_dir, "<run>").replace(ROOT, "<repo>")
     value = SECONDS.sub("<t>", value)
     value = PYVER.sub("Python <v>", value)
     return CHARS.sub("<n> chars of output", value)
@@ -33,7 +36,7 @@ def normalize(report: dict, run_dir: Path) -> dict:
         "badge": report["badge"],
         "badges": report["badges"],
         "status": report["status"],
-        "gate": {k: v for k, v in report["gate"].items()},
+        "gate": report["gate"],
         "evidence_level": report["evidence_level"],
         "dimensions": {
             d: {"score": r["score"], "evidence_level": r["evidence_level"], "evidence": r["evidence"],

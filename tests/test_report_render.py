@@ -96,7 +96,8 @@ def run(tmp_path: Path):
               "D3.evidence_level": Fact(EvidenceLevel.E2, ["D3-006-command"]),
               "D4.evidence_level": Fact(EvidenceLevel.E2, ["D3-006-command"]),
               "max_intervention": Fact(InterventionLevel.I3, ["INT-002"]),
-              "D4.table_reproduced": Fact(False), "D4.copied_results": Fact(False)}
+              "D4.table_reproduced": Fact(False), "D4.copied_results": Fact(False),
+              **{f"D1.declines_{b}": Fact(False, ["D1-003-analysis"]) for b in ("functional", "reusable", "reproduced")}}
     decision = derive_badges(facts, rubric)  # D5.* stay unset: the trace must say "not established"
     flags, cc_trace = run_crosschecks(facts, decision.badges, rubric)
     dims = {

@@ -51,11 +51,11 @@ def test_repro_unknown_table_is_a_usage_error(tmp_path):
     one_line_error(proc, 2, "does not exist")
 
 
-def test_judge_table_prints_a_json_verdict(tmp_path):
+def test_judge_table_prints_a_json_verdict_and_exits_like_diff(tmp_path):
     produced = tmp_path / "out.csv"
     produced.write_text("fuzzer,branches,bugs,crash_rate\nafl,1307.04,8.2,0.433\nhonggfuzz,1398.4,5.6,0.3\nlibfuzzer,1264.8,5.6,0.31\n")
-    proc = copilot("judge", "table", str(FUZZ / "paper.md"), str(produced), "--table", "2")
-    assert proc.returncode == 0, proc.stderr
+    proc = copilot("judge", "table", str(FUZZ / "paper.md"), str(produced), "--table", "2", "--json")
+    assert proc.returncode == 1, proc.stderr  # like diff: 1 on a mismatch
     verdict = json.loads(proc.stdout)
     assert (verdict["category"], verdict["matched"], verdict["total"]) == ("mismatch", 8, 9)
     wrong = [c for c in verdict["cells"] if not c["matched"]]
@@ -66,14 +66,14 @@ def test_judge_table_prints_a_json_verdict(tmp_path):
 def test_judge_method_static_and_with_a_run(tmp_path):
     script = tmp_path / "repro.sh"
     script.write_text("python3 campaign.py --out runs\npython3 summarize.py runs --out results/table2.md\ncat results/table2.md\n")
-    static = json.loads(copilot("judge", "method", str(script)).stdout)
+    static = json.loads(copilot("judge", "method", str(script), "--json").stdout)
     assert static["executed"] is False
     ran = copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run",
-                  "--expected", str(FUZZ / "paper.md"), "--table", "2")
+                  "--expected", str(FUZZ / "paper.md"), "--table", "2", "--json")
     verdict = json.loads(ran.stdout)
     assert verdict["method"] == "full" and verdict["accepted"] and verdict["output"]["category"] == "success"
     assert "results/table2.md" in verdict["detail"]["regenerated"]
     script.write_text("cat results/table2.md\n")
-    verdict = json.loads(copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run").stdout)
+    verdict = json.loads(copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run", "--json").stdout)
     assert verdict["method"] == "copy" and not verdict["accepted"]
     one_line_error(copilot("judge", "method", str(script), "--run"), 2, "--run needs --artifact")

@@ -24,6 +24,8 @@ def fact_sets(draw):
     facts["D5.transfer_validated"] = Fact(draw(st.booleans()))
     facts["D4.table_reproduced"] = Fact(draw(st.booleans()))
     facts["D4.copied_results"] = Fact(draw(st.booleans()))
+    for badge in ("functional", "reusable", "reproduced"):  # no badge application found: nothing declined
+        facts[f"D1.declines_{badge}"] = Fact(False)
     return facts
 
 
@@ -31,7 +33,8 @@ def full_facts(**over):
     facts = {"gate.GC1": Fact(True, ["g1"]), "gate.GC2": Fact(True), "gate.GC3": Fact(True),
              **{f"D{i}.score": Fact(Score.A) for i in range(1, 6)}, "evidence_level": Fact(EvidenceLevel.E3),
              "D4.evidence_level": Fact(EvidenceLevel.E3), "max_intervention": Fact(InterventionLevel.I0),
-             "D5.transfer_validated": Fact(True), "D4.table_reproduced": Fact(True), "D4.copied_results": Fact(False)}
+             "D5.transfer_validated": Fact(True), "D4.table_reproduced": Fact(True), "D4.copied_results": Fact(False),
+             **{f"D1.declines_{b}": Fact(False) for b in ("functional", "reusable", "reproduced")}}
     facts.update({k: Fact(v) for k, v in over.items()})
     return facts
 
@@ -132,3 +135,11 @@ def test_crosschecks_flag_unsupported_scores():
     codes = {f.code for f in flags}
     assert {"d3-without-e2", "d5-without-transfer"} <= codes
     assert all(s.rule.startswith("crosscheck:") for s in trace)
+
+
+def test_a_badge_the_authors_did_not_apply_for_is_not_awarded():
+    """A committee evaluates the badges requested: declined Reusable stops at Functional, the rest unchanged."""
+    decision = derive_badges(full_facts(**{"D1.declines_reusable": True}), default_rubric())
+    assert decision.badge == "functional" and decision.badges["reproduced"]
+    decision = derive_badges(full_facts(**{"D1.declines_functional": True, "D1.declines_reusable": True}), default_rubric())
+    assert decision.badge == "available" and not decision.badges["reproduced"]

@@ -374,6 +374,16 @@ whereas whether which while whose within without works would yours yourself figu
 experiments experimental""".split())
 
 
+def paper_year(text: str, now: int | None = None) -> int | None:
+    """The year a paper is from: the latest plausible year in its first lines (venue, copyright, date)."""
+    import datetime
+
+    now = now or datetime.date.today().year
+    years = [int(y) for y in re.findall(r"(?<![\d/.-])((?:19|20)\d\d)(?![\d/.-])", text[:3000])]
+    years = [y for y in years if 1990 <= y <= now]
+    return max(years) if years else None
+
+
 def distinctive_terms(text: str, limit: int = 60) -> set[str]:
     """Frequent uncommon words (>= 5 letters): a cheap fingerprint to tell whether an artifact matches a paper."""
     counts = Counter(w for w in re.findall(r"[a-z]{5,}", text.lower()) if w not in _STOP)

@@ -24,8 +24,8 @@ TOOLS = [
     ("julia", r"\bjulia\b"), ("git", r"^\s*[-*\d.]*\s*git\s*$|\bgit\s*(>=|\d)"), ("conda", r"\b(conda|miniconda|anaconda|mamba)\b"),
     ("poetry", r"\bpoetry\b"), ("uv", r"(?<![\w-])uv(?![\w-])"), ("jupyter", r"\b(jupyter|jupyterlab)\b"),
 ]
-REQUIRE_CONTEXT = re.compile(r"\b(require[sd]?|requirements?|install(ed|ation)?|need(s|ed)?|depend(s|encies|ency)?|"
-                             r"prerequisites?|must have|make sure you have|tested (on|with)|version|>=)\b", re.IGNORECASE)
+REQUIRE_CONTEXT = re.compile(r"\b(require[sd]?|requirements?|install(ed|ation)?|need(s|ed)?|depends on|"
+                             r"prerequisites?|must have|make sure you have|tested (on|with)|version\s+\d|>=)\b", re.IGNORECASE)
 GOAL_HEAD = re.compile(r"overview|about|introduction|description|purpose|summary|abstract|what is|goal|motivation", re.IGNORECASE)
 STRUCTURE_HEAD = re.compile(r"structure|layout|organi[sz]ation|contents|directory|files|repository", re.IGNORECASE)
 LIMITS = re.compile(r"limitation|troubleshoot|known (issue|problem|limitation)|caveat|failure|not supported|faq|pitfall|"
@@ -91,6 +91,9 @@ def system_tools(sections: list[tuple[str, str]], steps: list[Step]) -> list[str
     return [name for _, name in sorted(hits)]
 
 
+ASSIGN_IN_PROSE = re.compile(r"`(?:export\s+)?([A-Z][A-Z0-9_]{2,})=([^\s`'\"$]+)`")
+
+
 def env_vars(steps: list[Step], doc_texts: list[tuple[str, str]]) -> list[EnvVar]:
     out: dict[str, EnvVar] = {}
     for step in steps:
@@ -100,6 +103,10 @@ def env_vars(steps: list[Step], doc_texts: list[tuple[str, str]]) -> list[EnvVar
                 var.values.append(value)
     for path, text in doc_texts:
         for n, line in enumerate(text.splitlines(), 1):
+            for name, value in ASSIGN_IN_PROSE.findall(line):  # "set `DATA_DIR=data`", "(`export RUNS=1`)"
+                var = out.setdefault(name, EnvVar(name, [], f"{path}:{n}"))
+                if value not in var.values:
+                    var.values.append(value)
             if not re.search(r"environment(al)?\s+variables?|\benv(ironment)?\s+var", line, re.IGNORECASE):
                 continue
             for name in re.findall(r"`\$?([A-Z][A-Z0-9_]{1,})`|\$([A-Z][A-Z0-9_]{1,})\b", line):

@@ -191,7 +191,7 @@ def looks_like_command(text: str, console_scripts: set[str] | frozenset[str] = f
     known = (first in PROGRAMS or first in console_scripts or re.fullmatch(r"python\d(\.\d+)?|pip\d(\.\d+)?", first)
              or first.startswith(("./", "../", "~/")) and len(first) > 2
              or first.endswith((".sh", ".py", ".bash")) and re.fullmatch(r"[\w./\-]+", first) is not None)
-    if not known:
+    if not known or _listing_line(rest, first):
         return False
     if strict:
         tokens = rest.split()
@@ -205,6 +205,17 @@ def looks_like_command(text: str, console_scripts: set[str] | frozenset[str] = f
         if not strong and not first.startswith(("./", "../")) and not first.endswith((".sh", ".py")):
             return any(t.startswith("-") or "/" in t or re.search(r"\.\w{1,5}$", t) for t in tokens[1:])
     return True
+
+
+def _listing_line(rest: str, first: str) -> bool:
+    """`src/model.py    the model` in a file-structure block: a path, a wide gap, then words describing it."""
+    if first.startswith(("./", "../", "~/")) or "/" not in first and not first.endswith((".py", ".sh", ".R")):
+        return False
+    match = re.match(r"\S+(\s{2,}|\s+[-–—:#]\s+)(.+)$", rest)
+    if not match:
+        return False
+    words = match.group(2).split()
+    return len(words) >= 2 and not any(w.startswith("-") or "/" in w or "=" in w for w in words)
 
 
 _FILLER = re.compile(r"\s(the|a|an|this|that|these|your|our|to|and|with|of|for|in|on|from|is|are|be|it|you|we|"

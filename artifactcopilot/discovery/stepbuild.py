@@ -71,7 +71,7 @@ def build_step(cmd: str, ctx: Context) -> Step:
                           f"{'bash' if first[0].endswith('.sh') else 'python3'} {first[0]}")
     step.notebook = _notebook(inner, cwd, ctx.index)
     step.interactive = is_interactive(inner)
-    step.reuse = any(HEAD_REUSE.search(t) for t in ctx.titles[:2])
+    step.reuse = bool(ctx.titles) and bool(HEAD_REUSE.search(ctx.titles[0]))  # its own heading, not the document title
     step.optional = bool(OPTIONAL.search(" ".join(tx.sentences(ctx.before)[-2:]))) or any(
         re.search(r"\boptional\b", t, re.IGNORECASE) for t in ctx.titles[:2])
     near = f"{ctx.before}\n{ctx.after}"

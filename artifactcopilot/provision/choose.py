@@ -109,3 +109,15 @@ def _within(sat: list[Minor], avail: dict[Minor, str], prefs: list[tuple[Minor, 
     reasons.append("the sandbox's default Python (nothing asks for a version)" if default else
                    f"closest to the default {fmt(DEFAULT_PYTHON)} (nothing asks for a version)")
     return chosen
+
+
+# The Python release most research code of a year was written for (the newest stable one that year).
+_ERA = {2017: "3.6", 2018: "3.7", 2019: "3.7", 2020: "3.8", 2021: "3.9", 2022: "3.10", 2023: "3.11", 2024: "3.12"}
+
+
+def contemporary_python(year: int | None) -> tuple[str, str] | None:
+    """(version, reason) of the Python contemporary with a paper of `year`, or None when the year is unknown."""
+    if year is None or year < 2015:
+        return None
+    version = _ERA.get(year, "3.13" if year > 2024 else "3.6")
+    return version, f"the Python contemporary with the paper ({year})"

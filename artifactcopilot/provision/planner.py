@@ -42,14 +42,19 @@ def _safe(read: Callable[[str], str | None]) -> Callable[[str], str | None]:
 def plan_environment(files: list[str], read: Callable[[str], str | None], documented: list[InstallStep],
                      interpreters: dict[str, str], *, container: bool, workflow_entries: Iterable[str] = (),
                      doc_python: Iterable[str] = (), doc_tools: Iterable[str] = (),
-                     doc_packages: Iterable[str] = ()) -> EnvPlan:
-    """Plan the environment; bad input (unreadable or corrupt files) becomes notes, never an exception."""
+                     doc_packages: Iterable[str] = (), era: tuple[str, str] | None = None) -> EnvPlan:
+    """Plan the environment; bad input (unreadable or corrupt files) becomes notes, never an exception.
+
+    `era`: (version, why) of the Python contemporary with the artifact, preferred when nothing the artifact
+    says decides (old code often breaks on newer standard libraries)."""
     files = [f for f in files or [] if isinstance(f, str)]
     reader = _safe(read)
     ctx = Context(files=files, read=reader, container=container, project=read_project(files, reader))
     for note in ctx.project.notes:
         ctx.note(note)
     _python_requests(ctx, list(doc_python))
+    if era:
+        ctx.preferences.append((era[0], era[1], 5))
     for step in documented or []:
         try:
             translate(ctx, step)

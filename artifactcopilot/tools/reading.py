@@ -8,8 +8,9 @@ from typing import Any
 from ..acquire.download import Acquisition
 from ..discovery import Discovery, discover
 from ..provision import EnvPlan, InstallStep, plan_environment
+from ..provision.choose import contemporary_python
 from ..acquire.entry import locate_entry
-from ..acquire.paper import distinctive_terms
+from ..acquire.paper import distinctive_terms, paper_year
 from ..models import Evidence, EvidenceLevel
 from ..readme import ReadmeAnalysis, analyze_readme, decode
 from ..tables import Table
@@ -107,7 +108,7 @@ class Reading:
         plan = plan_environment(self.list_files(), lambda rel: self.read_file(rel, 2_000_000), documented,
                                 self.ctx.sandbox.interpreters(), container="apt" in self.ctx.sandbox.capabilities,
                                 workflow_entries=entries, doc_python=found.python_versions, doc_tools=found.system_tools,
-                                doc_packages=list(packages))
+                                doc_packages=list(packages), era=contemporary_python(paper_year(self.ctx.paper.text)))
         chosen = plan.python.chosen if plan.python else "none"
         summary = f"python {chosen}; {len(plan.steps)} provisioning steps; {len(plan.notes)} notes"
         return plan, self.ctx.store.add_json(self.phase, "environment", "environment-plan", plan.to_dict(), summary,

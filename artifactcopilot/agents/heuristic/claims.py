@@ -88,7 +88,7 @@ def _tables(tools: PhaseTools, runs: list[dict], deadline: Deadline, record: dic
             if verdict.method == "copy":
                 entry["copied_from"] = ", ".join(verdict.copy_sources) or "the workflow script itself"
                 out["copied"].append(label)
-            elif verdict.method in ("full", "last_mile"):
+            elif verdict.accepted:
                 out["descriptive" if role.role == "descriptive" else "reproduced"].append(label)
         elif comp.matched:
             out["inconsistencies"] += [{"table": label, "row": c.row, "column": c.column, "paper": c.expected,

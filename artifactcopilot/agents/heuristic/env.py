@@ -19,6 +19,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, steps_of
+from .runsteps import command_of
 
 ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|"
                        r"renv\.lock|package-lock\.json|requirements[^/]*\.txt)$", re.I)
@@ -33,7 +34,11 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     deadline = Deadline.for_phase("D2", tools.options.budget_s)
     plan, plan_ev = tools.plan_environment(_discovery_view(d1), d1.facts.get("packages", []))
     built = _container_build(tools, steps, deadline)
+    venv_step = next((s for s in plan.steps if s.kind == "venv" and f"-m venv {VENV}" in s.script), None)
+    if not [s for s in plan.steps if s.kind != "venv"]:  # nothing to install: the system Python runs the artifact
+        plan.steps = []
     setup = _provision(tools, plan, deadline) if built is None or not built["ok"] else _as_built(built)
+    setup["venv_step"] = venv_step.to_dict() if venv_step else None
     probes = _probe(tools, plan, steps, deadline)
     return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
 
@@ -142,6 +147,9 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
         rels = [t.removeprefix("./") if step.cwd in ("", ".") else f"{step.cwd.rstrip('/')}/{t.removeprefix('./')}" for t in tokens]
         program = step.inner.split()[0] if step.inner.split() else ""
         out["entries"][step.cmd] = all(r in files for r in rels) and program not in missing_scripts
+        script, action, purpose, _ = command_of(step)
+        if action.kind == "path_fix" and out["entries"][step.cmd]:  # resolves only where it really is: logged now (I2)
+            tools.record_intervention(action, f"reaching an evaluable state needs it: {purpose}")
         out["missing"] += [r for r in rels if r not in files and r not in out["missing"]]
     return out
 
@@ -153,14 +161,15 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     third_party = _third_party(tools, plan)
     self_contained = not third_party and not [s for s in installs if s.kind not in ("project",)]
     entries = probes["entries"]
-    resolves = not entries or any(entries.values())
+    resolves = any(entries.values())
     evaluable = not probes["problems"] and resolves and (setup["venv"] or bool(setup.get("container")) or not plan.steps)
     isolation = [f for f in deps if ISOLATION.search(f)]
     pinned = not third_party or any(PINNED.search(f) for f in deps) or all("==" in r or "@" in r for r in third_party)
     missing_entries = probes.get("missing", [])
     eval_note = ("interpreter, packages and documented entry scripts resolve" if evaluable else
-                 "; ".join(probes["problems"] + (["no documented workflow command resolves; missing: " + ", ".join(missing_entries[:5])]
-                                                 if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")
+                 "; ".join(probes["problems"] + (["no documented workflow command resolves" + (
+                     f"; missing: {', '.join(missing_entries[:5])}" if missing_entries else " (none documented)")]
+                     if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")
     checklist = [
         item("D2.declared", declared, [plan_id, *d1.evidence[:1]], "dependency files or documented setup" if declared else "no environment declared"),
         item("D2.setup_ok", not setup["failed"] and not setup["skipped"], setup["evidence"] or [plan_id],
@@ -178,6 +187,7 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     python = plan.python
     flags = [Flag(severity="medium", code="interpreter-drift", phase="D2", message=python.drift)] if python and python.drift else []
     facts = {"env": dict(d1.facts.get("env_vars", {})), "replay": setup["replay"], "venv": setup["venv"],
+             "venv_step": setup.get("venv_step"),
              "plan": {"python": python.to_dict() if python else None, "console_scripts": plan.console_scripts,
                       "project_name": plan.project_name, "project_dir": plan.project_dir, "container": plan.container},
              "notes": plan.notes}

@@ -7,6 +7,7 @@ short script that imports the artifact. It must give valid output on a functiona
 """
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import PurePosixPath
 
@@ -38,9 +39,20 @@ def _new_input_cases(tools: PhaseTools, runs: list[dict]) -> list[dict]:
             if rel in files and rel.lower().endswith(DATA_SUFFIXES) and i > 0:
                 text = tools.read_file(rel, 5_000_000) or ""
                 lines = [ln for ln in text.splitlines() if ln.strip()]
-                if len(lines) >= 2:
+                if len(lines) >= 2 and _records(rel, lines):
                     cases.append({"run": run, "index": i, "input": rel, "lines": len(lines)})
     return cases
+
+
+def _records(rel: str, lines: list[str]) -> bool:
+    """Whether a file is a list of records a subset of which is still a valid input (CSV rows, JSON lines, text
+    lines) — not one document (a JSON object or config spread over lines)."""
+    if rel.lower().endswith((".json", ".jsonl")):
+        try:
+            return all(isinstance(json.loads(ln), (dict, list)) for ln in lines[:20])
+        except ValueError:
+            return False
+    return not rel.lower().endswith(".xml")
 
 
 def _subset_script(rel: str, lines: int) -> tuple[str, str]:
@@ -58,16 +70,16 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: 
     reuse_steps = [s for s in steps_of(d1) if s.reuse and s.kind in ("workflow", "plot") and s.runnable
                    and s.cmd not in {r["cmd"] for r in runs}]
     for step in reuse_steps[:2]:
-        script, action, why = command_of(step)
-        att = attempt(tools, tools.run_transfer, step, script, action, {**env_vars, **step.env}, env_vars,
-                      f"documented reuse case ({step.source})", plan, deadline, [])
+        script, action, why, cwd = command_of(step)
+        att = attempt(tools, tools.run_transfer, step, script, action, dict(step.env), env_vars,
+                      f"documented reuse case ({step.source})", plan, deadline, [], cwd)
         tried.append(att.outcome())
         if att.valid:
             return {"kind": "documented reuse command", "attempt": att, "input": None}, tried
     for case in _new_input_cases(tools, runs)[:2]:
         run = case["run"]
         prepare, new_input = _subset_script(case["input"], case["lines"])
-        tools.run_setup(prepare, Action("prepare", prepare), f"a new input for the transfer case: a subset of {case['input']}",
+        tools.run_setup(prepare, Action("evaluate", prepare), f"a new input for the transfer case: a subset of {case['input']}",
                         network=False, timeout=60)
         words = shlex.split(run["script"])
         rel_new = new_input if run["cwd"] in ("", ".") else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input))
@@ -111,7 +123,7 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         timeout = deadline.timeout(tools.options.timeout_s)
         if timeout is not None:
             again = tools.run_transfer(att.script, Action("run", att.step.cmd, documented=True), f"repeat of transfer {last.evidence.id}",
-                                       env=att.env, cwd=att.step.cwd, timeout=timeout)
+                                       env=att.env, cwd=att.folder, timeout=timeout)
             repeat_ev = [again.evidence.id]
             repeatable = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
     transfer_ev = [r.evidence.id for r in found["attempt"].runs] + repeat_ev if found else []

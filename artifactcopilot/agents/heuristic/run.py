@@ -13,7 +13,7 @@ import re
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
-from ...provision import EnvPlan, notebook_tooling
+from ...provision import VENV, EnvPlan, ProvisionStep, notebook_tooling
 from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
@@ -33,32 +33,48 @@ def normalized(text: str) -> str:
 
 
 def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str], env_vars: dict[str, str],
-            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict]) -> Attempt:
+            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict], cwd: str | None = None) -> Attempt:
     """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged."""
+    cwd = step.cwd if cwd is None else cwd
     timeout = deadline.timeout(tools.options.timeout_s)
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
-    res = runner(script, action, purpose, env=env, cwd=step.cwd, timeout=timeout)
+    res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
     runs = [res]
     for _ in range(MAX_FIXES):
         if valid_output(res.record) or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
             break
-        fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, step.cwd)
+        fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
         if fix is None:
             break
         if fix.setup:
-            setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network, cwd="." if fix.network else step.cwd,
+            if VENV in fix.setup and not tools.ctx.venv_ready and not _ensure_venv(tools, replay):
+                break
+            setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network, cwd="." if fix.network else cwd,
                                     timeout=min(timeout, 600))
             if not setup.record.ok:
                 break
-            replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else step.cwd})
+            replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else cwd})
             action = Action("run", script, documented=action.documented) if action.kind == "run" else action
         else:
             action = fix.action
         script, env = fix.script, fix.env
-        res = runner(script, action, fix.purpose, env=env, cwd=step.cwd, timeout=timeout)
+        res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout)
         runs.append(res)
-    return Attempt(step, script, env, runs)
+    return Attempt(step, script, env, runs, cwd=cwd)
+
+
+def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
+    """The review's virtual environment, created when a fix first needs it (D2 skips it when nothing is declared)."""
+    d2 = tools.store.packets().get("D2")
+    step = (d2.facts.get("venv_step") if d2 else None) or None
+    if step is None:
+        return False
+    res = tools.run_setup(step["script"], action_for(ProvisionStep(**step)), step["purpose"], network=step["network"], timeout=600)
+    if res.record.ok:
+        tools.ctx.venv_ready = True
+        replay.append({"script": step["script"], "network": step["network"], "venv": True})
+    return res.record.ok
 
 
 def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str], cwd: str) -> tuple[str | None, list[str]]:
@@ -111,7 +127,7 @@ def _notebook_tooling(tools: PhaseTools, plan: EnvPlan, state: dict) -> bool:
 
 def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict) -> Attempt:
     if step.notebook:
-        if not tools.ctx.venv_ready or not _notebook_tooling(tools, plan, state):
+        if not (tools.ctx.venv_ready or _ensure_venv(tools, state["replay"])) or not _notebook_tooling(tools, plan, state):
             return Attempt(step, step.cmd, {}, [], "not run: the notebook tooling (nbclient, ipykernel) could not be installed")
         timeout = deadline.timeout(tools.options.timeout_s)
         if timeout is None:
@@ -119,9 +135,9 @@ def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, dead
         res, executed = tools.run_notebook(step.notebook, Action("run", step.cmd, documented=step.documented),
                                            f"notebook {step.notebook} ({step.source})", timeout=timeout)
         return Attempt(step, step.cmd, {}, [res], executed=executed)
-    script, action, why = command_of(step)
-    env = {**env_vars, **step.env}
-    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"])
+    script, action, why, cwd = command_of(step)
+    env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
+    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"], cwd)
 
 
 def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
@@ -142,22 +158,23 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
 
 
-def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None, Attempt | None, str | None, list[str]]:
-    """(chosen, display_only, displayed file, provenance evidence): the best-ranked valid run that computes something."""
+def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None, tuple | None]:
+    """The best-ranked valid run that computes something, and the first that only displayed a checked-in file
+    (attempt, file, provenance evidence), if any."""
     display = None
     for a in sorted((a for a in attempts if a.valid), key=lambda a: a.rank()):
         if a.executed:
-            return a, display, None, []
-        last = a.runs[-1]
-        shown, prov = displayed_file(tools, last.record.stdout, a.script, a.env, a.step.cwd)
+            return a, display
+        shown, prov = displayed_file(tools, a.runs[-1].record.stdout, a.script, a.env, a.folder)
         if shown is None:
-            return a, display, None, []
+            return a, display
+        a.displayed = shown
         display = display or (a, shown, prov)
-    return None, display[0] if display else None, display[1] if display else None, display[2] if display else []
+    return None, display
 
 
 def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, state, deadline) -> PhasePacket:
-    chosen, display, shown, prov = _choose(tools, attempts)
+    chosen, display = _choose(tools, attempts)
     selection = {"prepared": prepared, "skipped": skipped,
                  "attempts": [a.summary() for a in attempts], "chosen": chosen.step.cmd if chosen else None}
     runnable = [s for s in steps if s.kind in ("workflow", "plot", "test")]
@@ -166,7 +183,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
                                    f"{len([a for a in attempts if a.valid])} gave valid output; chosen: {selection['chosen'] or 'none'}",
                                    EvidenceLevel.E1)
     coverage = _coverage(d1, attempts, skipped, deadline)
-    facts = {"runs": [a.fact() for a in attempts if a.valid], "coverage": coverage, "replay": state["replay"], "run": None}
+    facts = {"runs": [a.fact() for a in attempts if a.valid and not a.displayed], "coverage": coverage,
+             "replay": state["replay"], "run": None}
     all_runs = [r.evidence.id for a in attempts for r in a.runs]
     rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
     if not attempts and not runnable:
@@ -174,7 +192,7 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
                      item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5, item("D3.stable", False, [sel_ev.id])]
         return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_ev.id, "No documented workflow to run.")
     if chosen is None:
-        return _failed(ctx, tools, attempts, display, shown, prov, sel_ev.id, rw5, facts, all_runs)
+        return _failed(ctx, tools, attempts, display, sel_ev.id, rw5, facts, all_runs)
     last = chosen.runs[-1]
     stable, stable_ev = _stability(tools, chosen, deadline)
     step = chosen.step
@@ -195,8 +213,9 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     return _packet(ctx, tools, checklist, EvidenceLevel.E2, facts, sel_ev.id, summary)
 
 
-def _failed(ctx, tools, attempts, display, shown, prov, sel_id, rw5, facts, all_runs) -> PhasePacket:
+def _failed(ctx, tools, attempts, display, sel_id, rw5, facts, all_runs) -> PhasePacket:
     if display is not None:
+        display, shown, prov = display
         last = display.runs[-1]
         checklist = [item("RW1", True, [sel_id], f"documented at {display.step.source}"),
                      item("RW2", False, [last.evidence.id, sel_id, *prov], f"the command only prints the pre-existing file {shown}"),
@@ -223,7 +242,7 @@ def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[
             or last.record.duration_s * 1.5 > (deadline.left() or 0):
         return False, []
     again = tools.run_workflow(chosen.script, Action("run", chosen.step.cmd, documented=chosen.step.documented),
-                               f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.step.cwd, timeout=timeout)
+                               f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.folder, timeout=timeout)
     same = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
     return same, [again.evidence.id]
 

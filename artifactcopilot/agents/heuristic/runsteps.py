@@ -1,6 +1,7 @@
 """Which documented commands D3 runs, in what order, as what command line — and what came of each."""
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -28,6 +29,14 @@ class Attempt:
     """Why it was not run, when it was not."""
     executed: str | None = None
     """For a notebook: the executed copy (relative to the artifact root)."""
+    displayed: str | None = None
+    """The checked-in file the command only printed (display, not a computation)."""
+    cwd: str | None = None
+    """The folder it ran in (the step's, unless a path fix moved it)."""
+
+    @property
+    def folder(self) -> str:
+        return self.step.cwd if self.cwd is None else self.cwd
 
     @property
     def valid(self) -> bool:
@@ -48,14 +57,14 @@ class Attempt:
         return f"`{self.step.cmd}` -> " + ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
 
     def summary(self) -> dict:
-        return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.step.cwd, "kind": self.step.kind,
+        return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
                 "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid, "note": self.note,
                 "executed": self.executed}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
         rec = last.record if last else None
-        return {"script": self.script, "cmd": self.step.cmd, "cwd": self.step.cwd, "env": self.env, "kind": self.step.kind,
+        return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env, "kind": self.step.kind,
                 "section": self.step.section, "mentions": self.step.mentions, "quick": self.step.quick,
                 "step_order": self.step.order, "source": self.step.source, "notebook": self.step.notebook,
                 "executed": self.executed, "evidence": last.evidence.id if last else None,
@@ -71,8 +80,9 @@ def candidates(steps: list[Step], has_engine: bool) -> tuple[list[Step], list[di
     """The documented commands to run, in documentation order (long and optional ones last), and those left out."""
     chosen, skipped = [], []
     quick_targets = {_target(s) for s in steps if s.quick}
+    main = [s for s in steps if s.kind in RUNNABLE_KINDS and not s.reuse]
     for step in steps:
-        if step.kind not in RUNNABLE_KINDS:
+        if step.kind not in RUNNABLE_KINDS or step.reuse and main:  # reuse examples are D5's transfer cases
             continue
         why = _why_not(step, has_engine, quick_targets)
         if why:
@@ -102,9 +112,31 @@ def _target(step: Step) -> str:
     return " ".join(words[:2])
 
 
-def command_of(step: Step) -> tuple[str, Action, str]:
-    """The command line to run for a documented step, how it is classified, and its purpose."""
-    script, notes = step.inner, []
+MOVED = re.compile(r"^(\S+) is not in (\S+?)/?; found at (\S+): runs from (\S+?)/?$")
+
+
+def _relocated(step: Step, script: str, note: str) -> tuple[str, str] | None:
+    """A script the docs run from a folder it is not in: run it from that folder by its real path (the path fix a
+    reviewer makes), with relative arguments rewritten to stay the same files. (script, cwd) or None."""
+    match = MOVED.match(note)
+    if not match:
+        return None
+    wanted, documented, found, moved_to = match.groups()
+    try:
+        words = shlex.split(script)
+    except ValueError:
+        return None
+    for i, word in enumerate(words):
+        if word in (wanted, f"./{wanted.removeprefix('./')}"):
+            words[i] = posixpath.relpath(found, documented)
+        elif i and not word.startswith("-") and ("/" in word or word.startswith("..")) and not word.startswith("/"):
+            words[i] = posixpath.relpath(posixpath.normpath(posixpath.join(moved_to, word)), documented)
+    return shlex.join(words), documented
+
+
+def command_of(step: Step) -> tuple[str, Action, str, str]:
+    """The command line to run for a documented step, how it is classified, its purpose and the folder to run in."""
+    script, notes, cwd = step.inner, [], step.cwd
     filled = [p for p in step.placeholders if p.resolved and p.fill]
     if filled:
         try:
@@ -116,9 +148,17 @@ def command_of(step: Step) -> tuple[str, Action, str]:
             notes.append("placeholders filled: " + ", ".join(f"{p.token} -> {p.fill} ({p.reason})" for p in filled))
         except ValueError:
             pass
+    moved = next((n for n in step.notes if "runs from" in n), None)
+    if moved:
+        notes.append(moved)
+        relocated = _relocated(step, script, moved)
+        if relocated:
+            script, cwd = relocated
     purpose = f"documented {step.kind} ({step.source})" + (f"; {'; '.join(notes)}" if notes else "")
     if filled:
-        return script, Action("command_fix", script), purpose
+        return script, Action("command_fix", script), purpose, cwd
+    if moved:  # the documented command does not find its script where the docs run it: run it where it is (I2)
+        return script, Action("path_fix", f"run `{script}` from {cwd}/ ({moved})"), purpose, cwd
     if step.runner in ENVIRONMENT_RUNNERS:
-        return script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"), purpose
-    return script, Action("run", step.cmd, documented=step.documented), purpose
+        return script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"), purpose, cwd
+    return script, Action("run", step.cmd, documented=step.documented), purpose, cwd
