@@ -20,7 +20,6 @@ import tarfile
 import threading
 import time
 import uuid
-import weakref
 from pathlib import Path
 
 from ..models import CommandRecord
@@ -58,7 +57,8 @@ rc=$?
 reap
 exit $rc
 """
-_LIVE: weakref.WeakSet[DockerSession] = weakref.WeakSet()
+_LIVE: set[DockerSession] = set()
+"""Sessions not closed yet, held strongly: one its caller dropped unclosed is still closed at exit."""
 
 
 @atexit.register
@@ -166,6 +166,7 @@ class DockerSession:
                 pass
         self.images.clear()
         _LIVE.discard(self)
+        self.sandbox.forget(self)
         shutil.rmtree(self.root, ignore_errors=True)
 
     def set_phase(self, phase: str) -> None:
@@ -410,7 +411,8 @@ class DockerSandbox:
         self.suites = SuiteImages(self.client, None if self.image.startswith(f"{BASE_REPOSITORY}:") else self.image)
         self.review = review or uuid.uuid4().hex[:12]
         self.dropped_links: list[str] = []
-        self._sessions: weakref.WeakSet[DockerSession] = weakref.WeakSet()
+        self._sessions: set[DockerSession] = set()
+        """Open sessions, held strongly so that close() reaches a session its caller no longer references."""
         self.reclaimed = self._reclaim()
 
     def _reclaim(self) -> int:
@@ -462,6 +464,10 @@ class DockerSandbox:
                            scratch_outside_run=True, fresh_home=True, env_allowlist=True,
                            memory=f"container limit {self.limits.memory_mb} MB",
                            processes=f"pids limit {self.limits.max_processes}", notes=(f"image {self.image}",))
+
+    def forget(self, session: DockerSession) -> None:
+        """A session closed: it is no longer this sandbox's to close."""
+        self._sessions.discard(session)
 
     def close(self) -> None:
         for session in list(self._sessions):

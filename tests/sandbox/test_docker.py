@@ -137,6 +137,19 @@ def test_containers_are_labelled_and_removed_on_close(make, client):
     assert not ids & {c.id for c in labelled(client)}
 
 
+def test_a_session_its_caller_dropped_is_still_closed_with_the_sandbox(client, tmp_path):
+    import gc
+
+    from artifactcopilot.sandbox.docker import DockerSandbox
+
+    (tmp_path / "art").mkdir()
+    sandbox = DockerSandbox(tmp_path / "scratch", Limits(timeout_s=10), client=client)
+    name = sandbox.start(tmp_path / "art").name  # no reference to the session is kept
+    gc.collect()
+    sandbox.close()
+    assert not client.containers.list(all=True, filters={"name": name})
+
+
 def test_a_dockerfile_build_is_evidence_and_a_failed_build_is_not_a_crash(make, client):
     art, _make = make
     (art / "Dockerfile").write_text(f"FROM {DEFAULT_IMAGE}\nRUN echo built-from-artifact > /etc/artifact-marker\n")
