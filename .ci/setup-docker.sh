@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Docker Engine for the `docker`-marked tests (tests/test_sandbox_docker.py, tests/test_hostile.py):
-# install docker.io and debootstrap, start dockerd in the background, wait for its socket, and build
-# the base image locally (no registry is reachable: debootstrap + docker import, about a minute).
-# Idempotent and fast when everything is already there. If the engine cannot run on this machine
-# the docker tests skip with the reason, so this script warns instead of failing CI.
+# Docker Engine for the `docker`-marked tests (tests/sandbox/, tests/test_hostile.py): install docker.io and
+# debootstrap, start dockerd in the background, wait for its socket, and build the base images locally (no
+# registry is reachable: debootstrap + docker import, then apt in a docker build; 2-3 minutes per image on
+# 2 cores). One image per Debian suite, hence per Python version: bookworm (3.11, the default), trixie (3.13),
+# bullseye (3.9); COPILOT_BASE_SUITES chooses others. Idempotent: an image built by the current recipe is
+# kept, so a second run takes seconds. If the engine cannot run on this machine the docker tests skip with
+# the reason, so this script warns instead of failing CI.
 set -uo pipefail
 
-IMAGE="${COPILOT_BASE_IMAGE:-artifactcopilot/base:bookworm}"
+SUITES="${COPILOT_BASE_SUITES:-bookworm trixie bullseye}"
 LOG="${DOCKERD_LOG:-/var/log/dockerd-ci.log}"
 SOCK=/var/run/docker.sock
 export DEBIAN_FRONTEND=noninteractive
@@ -35,9 +37,18 @@ if ! engine_up; then
 fi
 echo "docker engine $(docker version --format '{{.Server.Version}}')"
 
-if docker image inspect "$IMAGE" >/dev/null 2>&1; then
-  echo "base image $IMAGE present"
-else
-  python -c "from artifactcopilot.sandbox.image import connect, ensure_base_image; ensure_base_image(connect(), '$IMAGE')" \
-    || warn "building $IMAGE failed: docker tests will be skipped"
-fi
+for suite in $SUITES; do
+  python - "$suite" <<'EOF' || echo "setup-docker: building the $suite base image failed: tests that need it will be skipped" >&2
+import sys
+import time
+
+from artifactcopilot.sandbox.baseimage import ensure_base_image, inspect_base
+from artifactcopilot.sandbox.image import base_image_name, connect
+
+suite, start = sys.argv[1], time.monotonic()
+built = ensure_base_image(connect(timeout=30), base_image_name(suite), log=lambda line: print(f"  {line}", flush=True))
+status = inspect_base(connect(timeout=30), suite)
+print(f"base image {status.name}: Python {status.python}, {status.size_mb} MB, "
+      + (f"built in {time.monotonic() - start:.0f} s" if built else "present"))
+EOF
+done

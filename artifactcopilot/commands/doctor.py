@@ -1,7 +1,7 @@
 """`copilot doctor`: can this machine run reviews in a sandbox, and did an earlier review leave anything behind?"""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -10,26 +10,52 @@ from rich.table import Table
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
-def _checks(image: str | None, clean: bool, build_base: bool) -> list[tuple[str, str, str]]:
-    """Every registered sandbox backend's rows."""
+def _checks(image: str | None, clean: bool, build_base: bool, suites: list[str]) -> list[tuple[str, str, str]]:
+    """Every registered sandbox backend's rows; with suites, the Docker base images of those suites are built
+    first (instead of the image reviews start from)."""
     from ..sandbox.registry import BACKENDS, SandboxOptions, backend
 
+    rows = _build_suites(suites) if build_base and suites else []
     options = SandboxOptions(image=image)
-    return [row for name in BACKENDS for row in backend(name).doctor(options, clean=clean, build_base=build_base)]
+    build = build_base and not suites
+    return rows + [row for name in BACKENDS for row in backend(name).doctor(options, clean=clean, build_base=build)]
+
+
+def _build_suites(suites: list[str]) -> list[tuple[str, str, str]]:
+    """Build the Docker base image of each suite ('all': every suite reviews can be offered) when missing or outdated."""
+    from ..sandbox.baseimage import SUITES, valid_suite
+    from ..sandbox.image import EngineUnavailable, base_image_name, build_rows, connect
+
+    wanted = list(dict.fromkeys(s for name in suites for s in (SUITES if name == "all" else [name])))
+    bad = [s for s in wanted if not valid_suite(s)]
+    if bad:
+        return [(f"build {s}", FAIL, f"'{s}' is not a Debian suite (known: {', '.join(SUITES)}, or all)") for s in bad]
+    try:
+        client = connect(timeout=30)
+    except EngineUnavailable as exc:
+        return [("build base images", FAIL, f"{exc} — {exc.hint}")]
+    return build_rows(client, [base_image_name(s) for s in wanted])
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def doctor(
-        image: Annotated[Optional[str], typer.Option(help="Base image to check (default: the built-in Debian base).")] = None,
+        image: Annotated[str | None, typer.Option(help="Base image to check (default: the built-in Debian base).")] = None,
         clean: Annotated[bool, typer.Option("--clean", help="Remove containers and images left by reviews that are gone.")] = False,
-        build_base: Annotated[bool, typer.Option("--build-base", help="Build the base image when it is missing (needs debootstrap).")] = False,
+        build_base: Annotated[bool, typer.Option(
+            "--build-base", help="Build the Docker base image when it is missing or outdated (needs debootstrap; "
+            "a few minutes per image).")] = False,
+        suite: Annotated[list[str] | None, typer.Option(
+            "--suite", metavar="SUITE", help="With --build-base: the Debian suite(s) to build (bookworm: Python 3.11, trixie: 3.13, "
+            "bullseye: 3.9, or all); default: the image reviews start from.")] = None,
     ) -> None:
-        """Check the sandbox backends: Docker engine, base image, leftovers of earlier reviews, local isolation."""
+        """Check the sandbox backends: Docker engine, base images, leftovers of earlier reviews, local isolation."""
         from ..cli import fail
 
+        if suite and not build_base:
+            raise typer.BadParameter("--suite only says which base images --build-base builds", param_hint="--suite")
         try:
-            rows = _checks(image, clean, build_base)
+            rows = _checks(image, clean, build_base, list(suite or []))
         except Exception as exc:  # noqa: BLE001 - one line, never a traceback
             raise fail(exc) from None
         table = Table(title="copilot doctor", show_lines=False)

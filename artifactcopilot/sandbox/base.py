@@ -106,7 +106,9 @@ class Session(Protocol):
     root: Path
     """Host path of the artifact copy the commands run in (their outputs are read from here)."""
     capabilities: frozenset[str]
-    """Optional abilities: 'build_image' (the artifact's own Dockerfile), 'apt' (system packages as root)."""
+    """Optional abilities: 'build_image' (the artifact's own Dockerfile), 'apt' (system packages as root),
+    'suites' (`use_suite(suite) -> RunResult`: run from now on in the image of another interpreter the sandbox's
+    `interpreters()` offers; backends without it need not define the method)."""
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult: ...
@@ -119,6 +121,11 @@ class Session(Protocol):
 
 
 class Sandbox(Protocol):
+    """Optional: a backend that can offer several interpreters defines `interpreters() -> dict[str, str]`
+    (Python major.minor -> the name its sessions' `use_suite` takes, e.g. {"3.11": "bookworm"}); its sessions
+    then have the 'suites' capability. Callers look it up with getattr and treat its absence as 'the default
+    python3 only'."""
+
     name: str
     capabilities: frozenset[str]
     """What its sessions can do beyond running commands: 'build_image', 'apt', 'suites'."""

@@ -2,30 +2,39 @@
 
 The artifact copy (a scratch directory in the run dir) is bind-mounted at /artifact, so files a
 step writes persist between steps and the review reads outputs from the host. Nothing else of the
-host is mounted (no home, no Docker socket) and no host variable is passed. The container starts
-with no network; a command that asks for it gets the bridge network for its duration only, and
-each enablement becomes a report flag. After every command all processes except the container's
-init and keeper are killed, so nothing a command leaves in the background survives it.
+host is mounted (no home, no Docker socket) and no host variable is passed; the host's CA bundle is
+copied in, so install steps verify TLS wherever the host does. The container starts with no network;
+a command that asks for it gets the bridge network for its duration only, and each enablement becomes
+a report flag. After every command all processes except the container's init and keeper are killed,
+so nothing a command leaves in the background survives it. The sandbox offers the Python of each base
+image present (one per Debian suite); `use_suite` moves the review to one of them.
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
+import io
 import os
 import shutil
+import tarfile
 import threading
 import time
 import uuid
-import weakref
 from pathlib import Path
 
 from ..models import CommandRecord
-from .base import CA_BUNDLE, ENV_ROOT, SANDBOX_CA, Enforcement, Limits, RunResult, Snapshot, clean_env
-from .image import DEFAULT_IMAGE, connect, labels, orphans
+from .base import CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
+from .baseimage import SuiteImages
+from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 MOUNT = "/artifact"
 ENGINE_TIMEOUT_S = 300.0
 """How long one Docker API call may take before it counts as failed (a busy engine is slow, not gone)."""
+SHM_MB = 512
+"""Size of the container's /dev/shm (Docker's default of 64 MB is too small for multiprocessing's shared arrays)."""
+HOST_CA_COPY = "usr/local/share/ca-certificates/copilot-host-bundle.crt"
+"""Where the host's CA bundle is also copied, so a bundle that apt regenerates inside keeps the host's authorities."""
 # Kill every process but init (1), the keeper and this shell; repeat until none is left (forks race).
 REAP = r"""
 reap() {
@@ -50,22 +59,21 @@ rc=$?
 reap
 exit $rc
 """
-_LIVE: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
+_LIVE: set[DockerSession] = set()
+"""Sessions not closed yet, held strongly: one its caller dropped unclosed is still closed at exit."""
 
 
 @atexit.register
 def _close_live_sessions() -> None:  # a caller that never closed its sessions still leaves no container behind
     for session in list(_LIVE):
-        try:
+        with contextlib.suppress(Exception):  # best effort at exit; `copilot doctor --clean` sweeps the rest
             session.close()
-        except Exception:  # noqa: BLE001 - best effort at exit; `copilot doctor --clean` sweeps the rest
-            pass
 
 
 class DockerSession:
-    capabilities = frozenset({"build_image", "apt"})
+    capabilities = frozenset({"build_image", "apt", "suites"})
 
-    def __init__(self, sandbox: "DockerSandbox", root: Path, role: str = "session"):
+    def __init__(self, sandbox: DockerSandbox, root: Path, role: str = "session"):
         self.sandbox, self.client, self.root = sandbox, sandbox.client, root
         self.limits, self.role = sandbox.limits, role
         self.budget = PhaseBudget(self.limits.phase_budget_s)
@@ -91,7 +99,8 @@ class DockerSession:
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
             name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
-            volumes=self._volumes(), tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
+            volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
+            shm_size=f"{SHM_MB}m",
             mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9),
             pids_limit=lim.max_processes, security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
             ulimits=[Ulimit(name="fsize", soft=lim.max_file_mb << 20, hard=lim.max_file_mb << 20),
@@ -99,6 +108,7 @@ class DockerSession:
         self.network_attachable = bool(bridge)
         if bridge:  # created on the bridge so it can be attached later, but detached before anything runs
             bridge.disconnect(self.container)
+        self._copy_ca_bundle()
         self.container.start()
         self.container.reload()
         self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
@@ -106,12 +116,21 @@ class DockerSession:
         self._cgroups = _cgroup_files(self.container.attrs["State"]["Pid"])
         self._oom, self._pids_max = self._counters()
 
-    def _volumes(self) -> dict:
-        """The artifact copy, read-write; the host's CA bundle, read-only, so install steps can verify TLS."""
-        volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}}
-        if Path(CA_BUNDLE).is_file():
-            volumes[CA_BUNDLE] = {"bind": SANDBOX_CA, "mode": "ro"}
-        return volumes
+    def _copy_ca_bundle(self) -> None:
+        """Copy the host's CA bundle in (not a mount: apt's update-ca-certificates must be able to replace it),
+        so pip, curl and git verify TLS wherever the host does, and a regenerated bundle still holds it."""
+        try:
+            data = Path(CA_BUNDLE).read_bytes()
+        except OSError:
+            return
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            for name in (CA_BUNDLE.lstrip("/"), HOST_CA_COPY):
+                info = tarfile.TarInfo(name)
+                info.size, info.mode, info.mtime = len(data), 0o644, int(time.time())
+                tar.addfile(info, io.BytesIO(data))
+        with contextlib.suppress(Exception):  # an image that refuses it keeps its own bundle; TLS errors will say so
+            self.container.put_archive("/", buffer.getvalue())
 
     def _bridge(self):
         from docker.errors import NotFound
@@ -124,11 +143,9 @@ class DockerSession:
     def _remove_container(self) -> None:
         from docker.errors import APIError, NotFound
 
-        try:
+        with contextlib.suppress(Exception):  # removal below matters more
             if self.container is not None and os.getuid() != 0:  # files written as root must stay removable
                 self._exec_simple(["chown", "-R", f"{os.getuid()}:{os.getgid()}", MOUNT])
-        except Exception:  # noqa: BLE001 - removal below matters more
-            pass
         for ref in ([self.container.id] if self.container is not None else []) + [getattr(self, "name", "")]:
             try:
                 if ref:
@@ -153,6 +170,7 @@ class DockerSession:
                 pass
         self.images.clear()
         _LIVE.discard(self)
+        self.sandbox.forget(self)
         shutil.rmtree(self.root, ignore_errors=True)
 
     def set_phase(self, phase: str) -> None:
@@ -167,17 +185,14 @@ class DockerSession:
         return out
 
     def _kill_all(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # e.g. a fork bomb holds every pid: no exec can start
             self._exec_simple(["sh", "-c", REAP + "reap", "sandbox", "", self.keeper[0]])
             return
-        except Exception:  # noqa: BLE001 - e.g. a fork bomb holds every pid: no exec can start
-            pass
-        try:  # a restart kills every process; the container's files and the bind mount stay
+        with contextlib.suppress(Exception):  # the container is gone; close() cleans up
+            # a restart kills every process; the container's files and the bind mount stay
             self.container.kill()
             self.container.start()
             self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
-        except Exception:  # noqa: BLE001 - the container is gone; close() cleans up
-            pass
 
     def _set_network(self, on: bool) -> None:
         bridge = self._bridge()
@@ -188,7 +203,7 @@ class DockerSession:
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult:
-        workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        _, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
         if exhausted is not None:
             return exhausted
         before = Snapshot.take(self.root)
@@ -197,7 +212,7 @@ class DockerSession:
             self._set_network(True)
         start = time.monotonic()
         try:
-            env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked, ca_path=SANDBOX_CA)
+            env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
             env_vars["TMPDIR"] = "/tmp"
             exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
                                                   environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
@@ -289,6 +304,43 @@ class DockerSession:
             self._create(tag)
         return RunResult(record, log, record.stderr.encode())
 
+    def use_suite(self, suite: str) -> RunResult:
+        """Recreate this session's container from the base image of a Debian suite (capability 'suites'), keeping
+        the artifact copy; later sessions, judges included, start from it too. The review's environment under
+        ENV_ROOT starts empty, so switch before creating the virtual environment. A suite the sandbox cannot
+        offer, or whose image is missing, is a failed record, never an exception."""
+        start = time.monotonic()
+        image, problem = self.sandbox.suite_image(suite)
+        cmd = f"use the Python of Debian {suite}" + (f" (image {image})" if image else "")
+
+        def result(code: int, out: str = "", err: str = "") -> RunResult:
+            record = CommandRecord(cmd=cmd, cwd=".", exit_code=code, duration_s=round(time.monotonic() - start, 3),
+                                   stdout=out, stderr=err)
+            return RunResult(record, out.encode(), err.encode())
+
+        if image is None:
+            return result(1, err=problem)
+        if image == self.image:
+            return result(0, out=f"already running in {image}\n")
+        previous = self.image
+        try:
+            self._remove_container()
+            self._create(image)
+        except Exception as exc:  # noqa: BLE001 - an engine error: back to the image the review had
+            reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            try:
+                self._remove_container()
+                self._create(previous)
+            except Exception:  # noqa: BLE001 - the session is unusable; its commands will fail and say so
+                self.container = None
+            return result(1, err=f"could not start a container from {image}: {reason}")
+        self.image = self.sandbox.image = self.sandbox.base_image = image
+        try:
+            version = self._exec_simple(["sh", "-c", "python3 --version 2>&1 || echo no python3"]).strip()
+        except Exception:  # noqa: BLE001 - the switch itself succeeded
+            version = ""
+        return result(0, out=f"container recreated from {image}: {version}\n")
+
 
 def _joined(thread: threading.Thread, step: float) -> bool:
     thread.join(step)
@@ -296,14 +348,12 @@ def _joined(thread: threading.Thread, step: float) -> bool:
 
 
 def _demux(stream, out: Capture, err: Capture) -> None:
-    try:
+    with contextlib.suppress(Exception):  # the exec stream ends abruptly when the command is killed
         for stdout, stderr in stream:
             if stdout:
                 out.feed(stdout)
             if stderr:
                 err.feed(stderr)
-    except Exception:  # noqa: BLE001 - the exec stream ends abruptly when the command is killed
-        pass
 
 
 def _dedupe(notes: list[str]) -> list[str]:
@@ -354,7 +404,7 @@ class DockerSandbox:
     """Runs commands in containers of a local Docker Engine (base image or the artifact's own)."""
 
     name = "docker"
-    capabilities = frozenset({"build_image", "apt"})
+    capabilities = frozenset({"build_image", "apt", "suites"})
     isolation_note = "docker sandbox: container with memory, CPU and pids limits, no network unless a setup step needs it"
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None, image: str | None = None,
@@ -363,9 +413,11 @@ class DockerSandbox:
         self.limits = limits or Limits()
         self.client = client or connect(timeout=ENGINE_TIMEOUT_S)
         self.base_image = self.image = image or DEFAULT_IMAGE
+        self.suites = SuiteImages(self.client, None if self.image.startswith(f"{BASE_REPOSITORY}:") else self.image)
         self.review = review or uuid.uuid4().hex[:12]
         self.dropped_links: list[str] = []
-        self._sessions: "weakref.WeakSet[DockerSession]" = weakref.WeakSet()
+        self._sessions: set[DockerSession] = set()
+        """Open sessions, held strongly so that close() reaches a session its caller no longer references."""
         self.reclaimed = self._reclaim()
 
     def _reclaim(self) -> int:
@@ -404,14 +456,23 @@ class DockerSandbox:
         return session
 
     def interpreters(self) -> dict[str, str]:
-        """The base image's Debian suite (bookworm: Python 3.11)."""
-        return {"3.11": "bookworm"}
+        """Python version (major.minor) -> the suite `DockerSession.use_suite` switches to, for each base image
+        present; with a custom --image, only that image's python3 (its suite: its codename, else its name)."""
+        return self.suites.interpreters()
+
+    def suite_image(self, suite: str) -> tuple[str | None, str]:
+        """The image of `suite`, or None and why it cannot be used."""
+        return self.suites.image_for(suite)
 
     def enforcement(self) -> Enforcement:
         return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,
                            scratch_outside_run=True, fresh_home=True, env_allowlist=True,
                            memory=f"container limit {self.limits.memory_mb} MB",
                            processes=f"pids limit {self.limits.max_processes}", notes=(f"image {self.image}",))
+
+    def forget(self, session: DockerSession) -> None:
+        """A session closed: it is no longer this sandbox's to close."""
+        self._sessions.discard(session)
 
     def close(self) -> None:
         for session in list(self._sessions):

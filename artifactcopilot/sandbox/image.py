@@ -1,23 +1,25 @@
-"""Docker Engine access, labels, the locally built base image and orphan lookup.
+"""Docker Engine access, labels, the names of the base images, orphan lookup and `copilot doctor`'s rows.
 
-No registry is assumed reachable: the base image is a Debian minbase root file system made by
-`debootstrap` and imported with `docker import`. Everything a review creates carries LABEL so that
-`copilot doctor` can find what a crashed review left behind.
+No registry is assumed reachable: the base images (one per Debian suite, hence per Python version) are
+built locally by sandbox/baseimage.py. Everything a review creates carries LABEL so that `copilot doctor`
+can find what a crashed review left behind.
 """
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
-import subprocess
-import tempfile
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CopilotError
 
-DEFAULT_IMAGE = "artifactcopilot/base:bookworm"
+BASE_REPOSITORY = "artifactcopilot/base"
+"""Base images are BASE_REPOSITORY:<Debian suite> (built by sandbox/baseimage.py)."""
+DEFAULT_SUITE = "bookworm"
+DEFAULT_IMAGE = f"{BASE_REPOSITORY}:{DEFAULT_SUITE}"
 LABEL = "io.artifactcopilot"
 """Set to '1' on every container and image this tool creates."""
 ROLE = "io.artifactcopilot.role"
@@ -29,6 +31,10 @@ DEFAULT_MIRROR = "http://deb.debian.org/debian"
 
 class EngineUnavailable(CopilotError):
     """The Docker Engine cannot be reached (not installed, not running, or no permission)."""
+
+
+def base_image_name(suite: str) -> str:
+    return f"{BASE_REPOSITORY}:{suite}"
 
 
 def owner_id() -> str:
@@ -84,39 +90,10 @@ def debian_mirror() -> str:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        match = re.search(r"^(?:URIs:|deb)\s+(?:\[[^\]]*\]\s+)?(https?://\S+/debian)/?\s*$", text, re.M)
+        match = re.search(r"^(?:URIs:|deb)\s+(?:\[[^\]]*\]\s+)?(https?://\S+/debian)/?\s*$", text, re.MULTILINE)
         if match:
             return match.group(1)
     return DEFAULT_MIRROR
-
-
-def build_base_image(client, name: str = DEFAULT_IMAGE, suite: str = "bookworm", mirror: str | None = None,
-                     log=print) -> None:
-    """debootstrap a minbase Debian with python3 and import it as `name` (about a minute)."""
-    if not shutil.which("debootstrap"):
-        raise CopilotError("debootstrap is not installed", "apt-get install debootstrap")
-    repository, _, tag = name.rpartition(":") if ":" in name.rsplit("/", 1)[-1] else (name, "", "latest")
-    with tempfile.TemporaryDirectory(prefix="copilot-rootfs-") as tmp:
-        rootfs = Path(tmp) / "rootfs"
-        log(f"debootstrap {suite} from {mirror or debian_mirror()} (minbase + python3)")
-        proc = subprocess.run(["debootstrap", "--variant=minbase", "--include=python3", suite, str(rootfs),
-                               mirror or debian_mirror()], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise CopilotError(f"debootstrap failed: {(proc.stderr or proc.stdout).strip().splitlines()[-1:]}")
-        tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
-        changes = ['CMD ["/bin/bash"]', "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                   f"LABEL {LABEL}=1 {ROLE}=base"]
-        client.api.import_image_from_stream(tar.stdout, repository=repository, tag=tag, changes=changes)
-        tar.wait()
-    log(f"imported {name}")
-
-
-def ensure_base_image(client, name: str = DEFAULT_IMAGE, log=print) -> bool:
-    """Build the base image when it is missing. Returns True when it was built now."""
-    if image_present(client, name):
-        return False
-    build_base_image(client, name, log=log)
-    return True
 
 
 @dataclass
@@ -141,7 +118,8 @@ def _owner_alive(owner: str) -> bool:
 
 
 def orphans(client) -> list[Orphan]:
-    """Labelled containers and artifact images whose review process is gone."""
+    """Labelled containers and artifact images whose review process is gone, and base images a rebuild replaced
+    (untagged) while a container still used them."""
     found = []
     # sparse: no inspect per container, which would race with reviews removing theirs meanwhile
     for c in client.containers.list(all=True, sparse=True, filters={"label": f"{LABEL}=1"}):
@@ -151,8 +129,10 @@ def orphans(client) -> list[Orphan]:
             found.append(Orphan("container", c.short_id, name, owner))
     for img in client.images.list(filters={"label": f"{LABEL}=1"}):
         owner = img.labels.get(OWNER, "")
-        if img.labels.get(ROLE) != "base" and not _owner_alive(owner):
-            found.append(Orphan("image", img.short_id, ",".join(img.tags) or img.short_id, owner))
+        replaced = img.labels.get(ROLE) == "base" and not img.tags
+        if replaced or img.labels.get(ROLE) != "base" and not _owner_alive(owner):
+            found.append(Orphan("image", img.short_id, ",".join(img.tags) or f"{img.short_id} (replaced base image)",
+                                owner))
     return found
 
 
@@ -173,27 +153,70 @@ def remove_orphans(client, found: list[Orphan]) -> int:
 
 
 def doctor_rows(image: str, clean: bool = False, build_base: bool = False) -> list[tuple[str, str, str]]:
-    """`copilot doctor` rows for the Docker backend: engine, base image, leftovers of earlier reviews."""
+    """`copilot doctor` rows for the Docker backend: engine, base images per suite, leftovers of earlier reviews.
+
+    `image` is the image reviews start from (the default suite's base image unless --image names another);
+    build_base builds it when it is a base image that is missing or outdated."""
     try:
         client = connect(timeout=5)
     except EngineUnavailable as exc:
         return [("docker engine", "FAIL", f"{exc} — {exc.hint}")]
     version = client.version()
-    rows = [("docker engine", "ok", f"{version.get('Version', '?')} (API {version.get('ApiVersion', '?')}), "
-                                    f"cgroup v{client.info().get('CgroupVersion', '?')}")]
+    engine = (f"{version.get('Version', '?')} (API {version.get('ApiVersion', '?')}), "
+              f"cgroup v{client.info().get('CgroupVersion', '?')}")
+    rows = [("docker engine", "ok", engine)]
     if build_base:
-        try:
-            built = ensure_base_image(client, image, log=lambda line: None)
-            rows.append(("base image build", "ok", "built now" if built else "already present"))
-        except Exception as exc:  # noqa: BLE001 - reported as a failed check
-            rows.append(("base image build", "FAIL", str(exc).splitlines()[0][:160]))
-    present = image_present(client, image)
-    rows.append(("base image", "ok" if present else "FAIL",
-                 image if present else f"{image} missing — run `copilot doctor --build-base` (debootstrap + docker import)"))
+        rows += build_rows(client, [image])
+    rows += image_rows(client, image)
     found = orphans(client)
     if found and clean:
         removed = remove_orphans(client, found)
         return rows + [("orphaned resources", "ok", f"removed {removed} of {len(found)}")]
     rows.append(("orphaned resources", "FAIL" if found else "ok",
-                 f"{len(found)} left by reviews that are gone — remove with `copilot doctor --clean`" if found else "none"))
-    return rows + [(f"  orphan {o.kind}", "FAIL", f"{o.name} (review process {o.owner})") for o in found[:20]]
+                 f"{len(found)} left by reviews that are gone — remove with `copilot doctor --clean`" if found
+                 else "none"))
+    return rows + [(f"  orphan {o.kind}", "FAIL", o.name + (f" (review process {o.owner})" if o.owner else ""))
+                   for o in found[:20]]
+
+
+def build_rows(client, images: list[str], log: Callable[[str], None] | None = None) -> list[tuple[str, str, str]]:
+    """Build each base image that is missing or outdated; one doctor row each. Progress goes to `log`
+    (default: standard error, since a build takes minutes)."""
+    log = log or (lambda line: print(f"build: {line}", file=sys.stderr, flush=True))
+    from .baseimage import build_base_image, inspect_base
+
+    rows = []
+    for name in images:
+        suite = name.rpartition(":")[2] if name.startswith(f"{BASE_REPOSITORY}:") else ""
+        if not suite:
+            rows.append((f"build {name}", "FAIL", "not a base image: only artifactcopilot/base:<suite> is built here"))
+            continue
+        status = inspect_base(client, suite)
+        if status.present and status.current:
+            rows.append((f"build {suite}", "ok", "already present"))
+            continue
+        try:
+            built = build_base_image(client, name, suite=suite, log=log)
+            rows.append((f"build {suite}", "ok", f"built now in {built.seconds:.0f} s ({built.size_mb} MB)"))
+        except Exception as exc:  # noqa: BLE001 - reported as a failed check
+            rows.append((f"build {suite}", "FAIL", str(exc).splitlines()[0][:200]))
+    return rows
+
+
+def image_rows(client, image: str) -> list[tuple[str, str, str]]:
+    """The image reviews start from (FAIL when missing), then every suite's base image (warn when missing)."""
+    from .baseimage import SUITES, image_python, inspect_base
+
+    rows = []
+    if not image.startswith(f"{BASE_REPOSITORY}:"):
+        present = image_present(client, image)
+        python, codename = image_python(client, image) if present else ("", "")
+        rows.append(("image", "ok" if present else "FAIL", f"{image}: Python {python or 'none'} ({codename or '?'})"
+                     if present else f"{image} missing — docker pull or build it, or drop --image"))
+    default = image.rpartition(":")[2] if image.startswith(f"{BASE_REPOSITORY}:") else ""
+    for suite in dict.fromkeys([*([default] if default else []), *SUITES]):
+        status = inspect_base(client, suite)
+        level = "ok" if status.present and status.current else "FAIL" if suite == default and not status.present \
+            else "warn"
+        rows.append((f"base image {suite}", level, status.describe()))
+    return rows

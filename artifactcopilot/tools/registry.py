@@ -41,6 +41,9 @@ TOOLS: dict[str, ToolSpec] = {
                                             "documented installs translated to it, lock files; logged, nothing is run."),
     "run_setup": ToolSpec("running", "Run a setup step in the sandbox (network on). Undocumented steps are logged as interventions."),
     "probe": ToolSpec("running", "Run a short probe (interpreter, imports) in the sandbox to check the environment."),
+    "use_suite": ToolSpec("running", "Run the review on the base image of another Debian suite (its Python: bullseye 3.9, "
+                                     "bookworm 3.11, trixie 3.13), before installing anything (Docker sandbox only).",
+                          granted_with="build_image"),
     "build_image": ToolSpec("running", "Build the artifact's own Dockerfile (Docker sandbox only); later commands run in that image."),
     "run_workflow": ToolSpec("running", "Run the representative workflow command in the sandbox; output is persisted as evidence."),
     "run_transfer": ToolSpec("running", "Run a transfer case (new input or configuration) in the sandbox; persisted as evidence."),

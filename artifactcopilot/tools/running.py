@@ -49,7 +49,12 @@ def _replay_setup(ctx: ReviewContext, phase: str) -> None:
     for step in steps:
         if step.get("venv"):
             ctx.venv_ready = True
-        if "build" in step:  # the artifact's own container: later phases ran inside it
+        if "suite" in step:  # the review ran on another Debian suite's base image
+            if "suites" in session.capabilities:
+                res, line = session.use_suite(step["suite"]), f"use suite {step['suite']}"
+            else:
+                continue
+        elif "build" in step:  # the artifact's own container: later phases ran inside it
             if "build_image" not in session.capabilities:
                 continue
             res, line = session.build_image(step["build"], timeout=ctx.options.timeout_s), f"docker build {step['build']}"
@@ -199,6 +204,19 @@ class Running:
             fresh.close()
         ev = self._persist("provenance", script, result, note=f"provenance rerun without {withheld}", with_record=False)
         return result.record, result.stdout_full.decode("utf-8", "replace"), ev
+
+    def use_suite(self, suite: str, action: Action, purpose: str) -> CommandResult | None:
+        """Move the review's container to the base image of another Debian suite (its Python), before anything is
+        installed; None when the sandbox has no such images (then the nearest interpreter stays, flagged)."""
+        session = self._session()
+        if "suites" not in session.capabilities:
+            return None
+        cls = self.ctx.classifier.classify(action)
+        intervention = log_intervention(self.ctx, self.phase, action, purpose) if cls.level.rank > 0 else None
+        result = session.use_suite(suite)
+        ev = self._persist("setup", result.record.cmd, result, name="base-image.log",
+                           outcome="switched" if result.record.ok else "not switched")
+        return CommandResult(result.record, ev, intervention)
 
     def build_image(self, dockerfile: str, action: Action, purpose: str) -> CommandResult | None:
         """Build the artifact's Dockerfile in the sandbox's engine; later commands run in that image.

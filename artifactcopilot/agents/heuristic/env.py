@@ -37,7 +37,14 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     venv_step = next((s for s in plan.steps if s.kind == "venv" and f"-m venv {VENV}" in s.script), None)
     if not [s for s in plan.steps if s.kind != "venv"]:  # nothing to install: the system Python runs the artifact
         plan.steps = []
+    switched = _suite(tools, plan) if built is None or not built["ok"] else None
     setup = _provision(tools, plan, deadline) if built is None or not built["ok"] else _as_built(built)
+    if switched is not None:
+        setup["evidence"].insert(0, switched.evidence.id)
+        if switched.record.ok:
+            setup["replay"].insert(0, {"suite": plan.python.interpreter})
+        else:
+            setup["failed"].append(f"the {plan.python.interpreter} base image could not be used ({switched.evidence.id})")
     setup["venv_step"] = venv_step.to_dict() if venv_step else None
     probes = _probe(tools, plan, steps, deadline)
     return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
@@ -50,6 +57,15 @@ class _discovery_view:
         self.steps = steps_of(d1)
         self.python_versions = d1.facts.get("python_versions", [])
         self.system_tools = d1.facts.get("system_tools", [])
+
+
+def _suite(tools: PhaseTools, plan: EnvPlan):
+    """A container sandbox switches to the Debian suite whose Python the plan chose, before the venv is made."""
+    if plan.python is None or not plan.container or "suites" not in tools.ctx.sandbox.capabilities:
+        return None
+    action = Action("version" if plan.python.drift else "run", f"use the Python {plan.python.chosen} of Debian "
+                    f"{plan.python.interpreter}", documented=not plan.python.drift)
+    return tools.use_suite(plan.python.interpreter, action, "; ".join(plan.python.reasons) or "the interpreter the artifact asks for")
 
 
 def _container_build(tools: PhaseTools, steps: list[Step], deadline: Deadline) -> dict | None:
