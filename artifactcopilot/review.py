@@ -130,6 +130,14 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
         if progress:
             progress(phase, event, detail)
 
+    def on_command(phase: str, event: str, detail: str) -> None:
+        if event != "output":
+            store.log(f"{phase} {event} {detail}")
+        if progress:
+            progress(phase, event, detail)
+
+    ctx.progress = on_command
+
     def report_fn(status: str = "complete", extra: list[Flag] = ()) -> dict:
         skipped = ctx.acquisition.skipped if ctx.acquisition else []
         link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]

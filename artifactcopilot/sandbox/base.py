@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from ..models import CommandRecord
 
@@ -111,7 +111,9 @@ class Session(Protocol):
     `interpreters()` offers; backends without it need not define the method)."""
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
-            network: bool = False) -> RunResult: ...
+            network: bool = False, on_output: Callable[[bytes], None] | None = None) -> RunResult:
+        """Run `cmd` in the artifact copy; `on_output` sees each chunk of output as it arrives (a live view)."""
+        ...
 
     def set_phase(self, phase: str) -> None: ...
 

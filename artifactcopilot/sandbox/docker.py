@@ -202,7 +202,7 @@ class DockerSession:
             bridge.disconnect(self.container, force=True)
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
-            network: bool = False) -> RunResult:
+            network: bool = False, on_output=None) -> RunResult:
         _, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
         if exhausted is not None:
             return exhausted
@@ -217,7 +217,8 @@ class DockerSession:
             exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
                                                   environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
             stream = self.client.api.exec_start(exec_id, stream=True, demux=True)
-            out, err = Capture(iter(()), self.limits.output_cap_bytes), Capture(iter(()), self.limits.output_cap_bytes)
+            out = Capture(iter(()), self.limits.output_cap_bytes, on_output)
+            err = Capture(iter(()), self.limits.output_cap_bytes, on_output)
             reader = threading.Thread(target=_demux, args=(stream, out, err), daemon=True)
             reader.start()
             reason, events = None, []

@@ -164,7 +164,7 @@ class LocalSession:
         return merged
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
-            network: bool = False) -> RunResult:
+            network: bool = False, on_output=None) -> RunResult:
         workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
         if exhausted is not None:
             return exhausted
@@ -173,7 +173,8 @@ class LocalSession:
         start = time.monotonic()
         proc = subprocess.Popen(self._argv(cmd, network, workdir), cwd=workdir, env=self._env(env, network), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec(timeout, cgroup))
-        out, err = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes), Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes)
+        out = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes, on_output)
+        err = Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes, on_output)
         out.start(), err.start()
         try:
             reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)

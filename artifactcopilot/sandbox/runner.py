@@ -10,7 +10,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..models import CommandRecord
 from .base import Limits, RunResult
@@ -45,16 +45,16 @@ def copy_artifact(src: Path, dest: Path) -> list[str]:
 class Capture(threading.Thread):
     """Drain a byte stream, keep the first `cap` bytes and the last few KB, count the rest."""
 
-    def __init__(self, chunks, cap: int):
+    def __init__(self, chunks, cap: int, on_output: Callable[[bytes], None] | None = None):
         super().__init__(daemon=True)
-        self.chunks, self.cap = chunks, cap
+        self.chunks, self.cap, self.on_output = chunks, cap, on_output
         self.data, self.tail = bytearray(), bytearray()
         self.dropped = 0
         self.last_output = time.monotonic()
 
     @classmethod
-    def of_pipe(cls, stream, cap: int) -> "Capture":
-        return cls(iter(lambda: stream.read1(65536), b""), cap)
+    def of_pipe(cls, stream, cap: int, on_output: Callable[[bytes], None] | None = None) -> "Capture":
+        return cls(iter(lambda: stream.read1(65536), b""), cap, on_output)
 
     def feed(self, chunk: bytes) -> None:
         self.last_output = time.monotonic()
@@ -63,6 +63,11 @@ class Capture(threading.Thread):
             self.data += chunk[:room]
         self.dropped += max(0, len(chunk) - max(room, 0))
         self.tail = (self.tail + chunk)[-TAIL_BYTES:]
+        if self.on_output is not None:
+            try:
+                self.on_output(chunk)
+            except Exception:  # noqa: BLE001 - a display problem must never disturb the command
+                self.on_output = None
 
     def run(self) -> None:
         try:

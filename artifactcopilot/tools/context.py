@@ -3,6 +3,7 @@ sandbox session, the flag log and the review's options. Tools are grouped by cap
 running, comparing, recording), each constructed for one phase (see `scope.py`)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,9 @@ class ReviewContext:
     """Time spent inside artifact commands (the review's own overhead is the rest)."""
     documented_workflow: set[str] = field(default_factory=set)
     """Documented workflow commands: D2's setup tool refuses to run them."""
+    progress: Callable[[str, str, str], None] | None = None
+    """The review's progress callback (phase, event, detail): 'command' when one starts, 'output' with its latest
+    line, 'command-done' when it ends — what a live view shows."""
     venv_ready: bool = False
     """The review's virtual environment exists: artifact commands run with it first on PATH."""
 

@@ -111,6 +111,25 @@ class Running:
     def __init__(self, ctx: ReviewContext, phase: str):
         self.ctx, self.phase = ctx, phase
 
+    def _tell(self, event: str, detail: str) -> None:
+        if self.ctx.progress is not None:
+            self.ctx.progress(self.phase, event, detail)
+
+    def _output_listener(self):
+        """The latest complete output line, passed to the progress callback at most a few times a second."""
+        if self.ctx.progress is None:
+            return None
+        state = {"last": 0.0, "buffer": b""}
+
+        def listen(chunk: bytes) -> None:
+            state["buffer"] = (state["buffer"] + chunk)[-4096:]
+            now = time.monotonic()
+            lines = [ln for ln in state["buffer"].decode("utf-8", "replace").splitlines() if ln.strip()]
+            if lines and now - state["last"] > 0.25:
+                state["last"] = now
+                self._tell("output", lines[-1][:200])
+        return listen
+
     def _session(self) -> Session:
         session = ensure_session(self.ctx, self.phase)
         session.set_phase(self.phase)  # per-phase wall budgets live in the session
@@ -138,9 +157,11 @@ class Running:
             intervention = log_intervention(self.ctx, self.phase, action, purpose)
         session = self._session()
         started = time.monotonic()
+        self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
         result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=self.ctx.run_env(env),
-                             network=network, cwd=cwd)
+                             network=network, cwd=cwd, on_output=self._output_listener())
         self.ctx.command_seconds += time.monotonic() - started
+        self._tell("command-done", "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             intervention = self._effects(result.record, script, ev.id) or intervention
