@@ -130,3 +130,11 @@ def _decide(score: dict[str, float], signals: dict[str, list[str]], metric_colum
     return TableRole(role="unknown", reason=f"signals are weak or mixed (results {r:g}: "
                      f"{', '.join(signals['results']) or 'none'}; descriptive {d:g}: "
                      f"{', '.join(signals['descriptive']) or 'none'})", **base)
+
+
+def descriptive_name(name: str) -> bool:
+    """Whether a notebook, script or file name says it describes the inputs (demographics, data-set statistics)
+    rather than producing results: its reproduced output is peripheral to the paper's claims."""
+    words = re.sub(r"[_\-./]+", " ", name).lower()
+    descriptive = any(re.search(p, words) for p in _DESCRIPTIVE.values())
+    return descriptive and not any(re.search(p, words) for p in _RESULTS.values())

@@ -74,7 +74,19 @@ def _strip_prefix(words: list[str]) -> tuple[list[str], dict[str, str]]:
     return words, env
 
 
+REDIRECT = re.compile(r"\s(\d?>>?|&>|\d?<)\s*\S|\d>&\d")
+
+
 def parse(line: str) -> list[Command]:
+    redirect = REDIRECT.search(f" {line}")
+    if redirect and not re.search(r"&&|\|\||;", line):  # `installer.sh > log 2>&1`: one command, kept as written
+        commands = split(f" {line}"[: redirect.start()])
+        if commands and len(commands) == 1:
+            words, env = _strip_prefix(commands[0])
+            if words:
+                command = classify(words)
+                command.env, command.text = env, line.strip()
+                return [command]
     commands = split(line)
     if commands is None:
         return [Command("unparsable", text=line)]

@@ -18,6 +18,8 @@ _NOT_FOUND = [
                r"(?:No such file or directory|not found|Command not found)\s*$", re.MULTILINE),
     re.compile(r"^(?:/usr)?(?:/bin/)?(?:ba|z)?sh: (?:line \d+: )?([\w.+-]+): No such file or directory\s*$",
                re.MULTILINE),
+    re.compile(r"because ([\w.+-]+) could not be found", re.MULTILINE),  # matplotlib: latex, dvipng, ghostscript
+    re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: ['‘\"]([\w.+-]+)['’\"]\s*$", re.MULTILINE),
 ]
 PYTHON_NAMES = re.compile(r"^(python|pip)(3(\.\d+)?)?$")
 

@@ -234,7 +234,17 @@ def _make(ctx: Context, argv: list[str], cwd: str) -> tuple[str, str | None]:
     return path, None if text is None else "\n".join(recipes(text, goals))
 
 
+ENGINES = re.compile(r"^(sudo\s+)?(docker|docker-compose|podman|singularity|apptainer)\b")
+
+
 def other(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
+    if ENGINES.match(cmd.text):
+        ctx.note(f"`{cmd.text}` ({src(step)}) needs a container engine inside the sandbox: not run (the review builds "
+                 "the artifact's own Dockerfile itself where the sandbox can)")
+        return
+    if not re.match(r"[\w./~$-]", cmd.text) or re.fullmatch(r"\d+", cmd.text.split()[0]):
+        ctx.note(f"`{cmd.text}` ({src(step)}) is not a command; ignored")
+        return
     add(ctx, activated(f"{prefix(cwd, env)}{cmd.text}"), f"documented `{cmd.text}` run as written", "documented",
         documented=True, action="run", source=src(step), required=False)
 

@@ -17,6 +17,8 @@ from ..tables import Table
 from .context import ReviewContext
 
 MAX_READ = 2_000_000
+NOTEBOOK_TOOLS = ("jupyter",)
+"""Tools the docs name that the review does not install up front: notebooks run headless with nbclient."""
 DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment[^/]*\.ya?ml|Pipfile(\.lock)?|poetry\.lock|"
                               r"Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|package\.json|package-lock\.json|Cargo\.toml|pom\.xml|build\.gradle|"
                               r"renv\.lock|DESCRIPTION|go\.mod|Makefile|(setup|install)\.sh|conda[^/]*\.ya?ml|uv\.lock)$", re.I)
@@ -107,7 +109,7 @@ class Reading:
         entries = [t for s in found.steps if s.kind in ("workflow", "plot") for t in _entry_files(s.inner, s.cwd)]
         plan = plan_environment(self.list_files(), lambda rel: self.read_file(rel, 2_000_000), documented,
                                 self.ctx.sandbox.interpreters(), container="apt" in self.ctx.sandbox.capabilities,
-                                workflow_entries=entries, doc_python=found.python_versions, doc_tools=found.system_tools,
+                                workflow_entries=entries, doc_python=found.python_versions, doc_tools=[t for t in found.system_tools if t not in NOTEBOOK_TOOLS],
                                 doc_packages=list(packages), era=contemporary_python(paper_year(self.ctx.paper.text)))
         chosen = plan.python.chosen if plan.python else "none"
         summary = f"python {chosen}; {len(plan.steps)} provisioning steps; {len(plan.notes)} notes"

@@ -130,11 +130,13 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     run_ids = [r["evidence"] for r in runs]
     cites = [ev_id, *run_ids[:5], *tables["prov_evs"]]
     beyond = [ev_id, *checks.evidence]
-    weak = tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.documented_output or checks.figures)
+    weak = (tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.peripheral)
+            or bool(checks.documented_output or checks.figures))
     checklist = [
         item("D4.executed", True, run_ids[:5], f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
         item("D4.weak_mapping", weak, beyond, f"{tables['matched_cells']} table cells, {numbers} stated numbers, "
-             f"{len(checks.documented_output)} documented outputs"),
+             f"{len(checks.documented_output)} documented outputs" + (f"; peripheral: {'; '.join(checks.peripheral[:2])}"
+                                                                      if checks.peripheral else "")),
         item("D4.mapping", mapping, [ev_id], f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
         item("D4.documented_output", bool(checks.documented_output), beyond, "; ".join(checks.documented_output[:4])
              or "the runs did not produce what the documentation says they should (or it says nothing comparable)"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ...claims.roles import descriptive_name
 from ...sandbox.commandlog import parse_log
 from ...tools import PhaseTools
 
@@ -31,7 +32,8 @@ class Checks:
     def documented_output(self) -> list[str]:
         """What the runs produced that the documentation says they should (one line each)."""
         out = [f"documented output of `{e['command']}` matched" for e in self.expected if e["verdict"] == "match"]
-        out += [f"{n['notebook']}: stored outputs reproduced" for n in self.notebooks if n["verdict"] == "match"]
+        out += [f"{n['notebook']}: stored outputs reproduced" for n in self.notebooks
+                if n["verdict"] == "match" and not n["descriptive"]]
         out += [f"{d['documented']} produced" for d in self.documented if d["verdict"] == "produced" and not d.get("figure")]
         return out
 
@@ -39,6 +41,12 @@ class Checks:
     def figures(self) -> list[str]:
         return [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
                 if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
+
+    @property
+    def peripheral(self) -> list[str]:
+        """Reproduced outputs that describe the inputs (demographics, data-set statistics): weak mapping only."""
+        return [f"{n['notebook']}: stored outputs reproduced (describes the inputs)" for n in self.notebooks
+                if n["verdict"] == "match" and n["descriptive"]]
 
     @property
     def partial(self) -> bool:
@@ -92,7 +100,8 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
             stored = tools.read_file(run["notebook"], 20_000_000) or ""
             executed = tools.read_output(run["executed"], 20_000_000) or ""
             result, ev = tools.compare_notebook(run["notebook"], stored, executed)
-            checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict})
+            checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict,
+                                     "descriptive": descriptive_name(run["notebook"].rsplit("/", 1)[-1])})
             checks.evidence.append(ev.id)
     documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
     written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})

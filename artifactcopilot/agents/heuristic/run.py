@@ -33,19 +33,22 @@ def normalized(text: str) -> str:
 
 
 def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str], env_vars: dict[str, str],
-            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict], cwd: str | None = None) -> Attempt:
-    """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged."""
+            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict], cwd: str | None = None,
+            share: float | None = None, setup_only: bool = False) -> Attempt:
+    """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged. `share`: the most this
+    command may take, so that one long command does not use up the time of the documented commands after it."""
     cwd = step.cwd if cwd is None else cwd
-    timeout = deadline.timeout(tools.options.timeout_s)
+    limit = min(tools.options.timeout_s, share) if share else tools.options.timeout_s
+    timeout = deadline.timeout(limit)
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
     res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
     runs = [res]
     for _ in range(MAX_FIXES):
-        if valid_output(res.record) or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
+        if valid_output(res.record) or (timeout := deadline.timeout(limit)) is None:
             break
         fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
-        if fix is None:
+        if fix is None or setup_only and not fix.setup:
             break
         if fix.setup:
             if VENV in fix.setup and not tools.ctx.venv_ready and not _ensure_venv(tools, replay):
@@ -125,19 +128,25 @@ def _notebook_tooling(tools: PhaseTools, plan: EnvPlan, state: dict) -> bool:
     return bool(state["notebooks"])
 
 
-def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict) -> Attempt:
+def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict,
+              share: float | None = None) -> Attempt:
     if step.notebook:
         if not (tools.ctx.venv_ready or _ensure_venv(tools, state["replay"])) or not _notebook_tooling(tools, plan, state):
             return Attempt(step, step.cmd, {}, [], "not run: the notebook tooling (nbclient, ipykernel) could not be installed")
-        timeout = deadline.timeout(tools.options.timeout_s)
-        if timeout is None:
-            return Attempt(step, step.cmd, {}, [], "not run: the phase's time budget was used up")
-        res, executed = tools.run_notebook(step.notebook, Action("run", step.cmd, documented=step.documented),
-                                           f"notebook {step.notebook} ({step.source})", timeout=timeout)
-        return Attempt(step, step.cmd, {}, [res], executed=executed)
+        executed: dict = {}
+
+        def notebook(script, action, purpose, env=None, cwd=".", timeout=None):
+            res, executed["path"] = tools.run_notebook(step.notebook, action, purpose, timeout=timeout)
+            return res
+
+        att = attempt(tools, notebook, step, step.cmd, Action("run", step.cmd, documented=step.documented), {}, env_vars,
+                      f"notebook {step.notebook} ({step.source})", plan, deadline, state["replay"], None, share, setup_only=True)
+        att.executed = executed.get("path")
+        return att
     script, action, why, cwd = command_of(step)
     env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
-    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"], cwd)
+    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"], cwd,
+                   share)
 
 
 def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
@@ -148,14 +157,23 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     prepared = _prepare(tools, steps, deadline, env_vars)
     ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities)
     attempts: list[Attempt] = []
-    for step in ordered:
+    for n, step in enumerate(ordered):
         if len([a for a in attempts if a.runs]) >= MAX_RUNS:
             skipped.append(not_runnable(step, f"more than {MAX_RUNS} commands documented; not all were run"))
             continue
         if not step.documented and any(a.valid and a.step.documented for a in attempts):
             continue  # a Makefile target or driver script only when the documented workflow gave nothing
-        attempts.append(_run_step(tools, step, plan, env_vars, deadline, state))
+        attempts.append(_run_step(tools, step, plan, env_vars, deadline, state, _share(step, deadline, len(ordered) - n)))
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
+
+
+def _share(step: Step, deadline: Deadline, remaining: int) -> float | None:
+    """The time one documented command gets: an even share of what is left (at least a minute), more when the docs
+    say it takes longer; a long-running step (run last) gets whatever is left."""
+    if step.long:
+        return None
+    even = max(60.0, deadline.left() / max(1, min(remaining, MAX_RUNS)))
+    return max(even, 1.5 * step.duration_hint_s) if step.duration_hint_s else even
 
 
 def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None, tuple | None]:

@@ -134,6 +134,17 @@ def _relocated(step: Step, script: str, note: str) -> tuple[str, str] | None:
     return shlex.join(words), documented
 
 
+def _in_environment(script: str) -> str:
+    """What `uv run X` / `poetry run X` runs, in the review's environment: a Python file with its python, `uv pip`
+    with the environment's pip."""
+    words = script.split(maxsplit=1)
+    if words and words[0].endswith(".py"):
+        return f"python {script}"
+    if words and words[0] == "pip":
+        return f"python -m {script}"
+    return script
+
+
 def command_of(step: Step) -> tuple[str, Action, str, str]:
     """The command line to run for a documented step, how it is classified, its purpose and the folder to run in."""
     script, notes, cwd = step.inner, [], step.cwd
@@ -154,6 +165,8 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
         relocated = _relocated(step, script, moved)
         if relocated:
             script, cwd = relocated
+    if step.runner in ENVIRONMENT_RUNNERS:
+        script = _in_environment(script)
     purpose = f"documented {step.kind} ({step.source})" + (f"; {'; '.join(notes)}" if notes else "")
     if filled:
         return script, Action("command_fix", script), purpose, cwd
