@@ -28,11 +28,11 @@ MASKED = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/etc/sudoe
 INSTALL_HINT = "apt-get install bubblewrap (or bash .ci/setup-bwrap.sh), or use --sandbox docker"
 # Limits set inside the sandbox, where the process limit counts only the processes of this user namespace:
 # $1 processes, $2 data segment (KB), $3 file size (KB), $4 CPU seconds per process; no core files.
-LIMITS_WRAPPER = ('ulimit -S -H -u "$1" -d "$2" -f "$3" -t "$4" -c 0 || { echo "sandbox: cannot set limits" >&2; exit 125; }; '
-                  'shift 4; exec "$@"')
+LIMITS_WRAPPER = ('ulimit -S -H -u "$1" -d "$2" -f "$3" -t "$4" -c 0 '
+                  '|| { echo "sandbox: cannot set limits" >&2; exit 125; }; shift 4; exec "$@"')
 # Run on the host before bubblewrap starts: join the command's cgroups ($1 = how many folders follow), then exec.
-CGROUP_LAUNCHER = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n - 1)); done; '
-                   'exec "$@"')
+CGROUP_LAUNCHER = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; '
+                   'shift; n=$((n - 1)); done; exec "$@"')
 
 
 @dataclass(frozen=True)
@@ -106,11 +106,12 @@ def command_argv(bwrap: str, bash: str, layout: Layout, *, workdir: str, network
     """The full argv that runs `cmd` with bash in the sandbox, in `workdir` (relative to the artifact copy);
     `cmd_args` become its $1, $2, ...; `cgroups` are folders bubblewrap is started in."""
     launcher = [bash, "-c", CGROUP_LAUNCHER, "launch", str(len(cgroups)), *cgroups] if cgroups else []
-    args = [*launcher, bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    args = [*launcher, bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try"]
     if not network:
         args.append("--unshare-net")
-    args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "artifact", "--info-fd", str(info_fd),
-             "--tmpfs", "/"]
+    args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "artifact",
+             "--info-fd", str(info_fd), "--tmpfs", "/"]
     args += _visible_system_dirs()
     args += ["--ro-bind", "/sys", "/sys", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
              "--tmpfs", "/tmp", "--dir", "/var", "--tmpfs", "/var/tmp"]
@@ -154,8 +155,8 @@ def _probe(euid: int, bwrap: str | None, bash: str | None) -> str | None:
         (layout.env / "home").mkdir(parents=True)
         layout.artifact.mkdir()
         read, write = os.pipe()
-        argv = command_argv(bwrap, bash, layout, workdir=".", network=False, limits=Limits(max_processes=64), timeout=30,
-                            info_fd=write, cmd=SELF_TEST, cmd_args=(str(server.getsockname()[1]),))
+        argv = command_argv(bwrap, bash, layout, workdir=".", network=False, limits=Limits(max_processes=64),
+                            timeout=30, info_fd=write, cmd=SELF_TEST, cmd_args=(str(server.getsockname()[1]),))
         try:
             done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=30, pass_fds=(write,),
                                   stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
@@ -168,17 +169,22 @@ def _probe(euid: int, bwrap: str | None, bash: str | None) -> str | None:
         return None
     reason = (done.stderr.strip() or done.stdout.strip() or f"exit {done.returncode}").splitlines()[-1][:200]
     if "namespace" in reason.lower() or "permission" in reason.lower() or "not permitted" in reason.lower():
-        return (f"bubblewrap cannot create the sandbox's namespaces here ({reason}): allow unprivileged user namespaces "
-                "(sysctl kernel.unprivileged_userns_clone=1, kernel.apparmor_restrict_unprivileged_userns=0), "
-                "or use --sandbox docker")
+        return (f"bubblewrap cannot create the sandbox's namespaces here ({reason}): allow unprivileged user "
+                "namespaces (sysctl kernel.unprivileged_userns_clone=1 and "
+                "kernel.apparmor_restrict_unprivileged_userns=0), or use --sandbox docker")
     return f"bubblewrap fails its self-test here ({reason}): use --sandbox docker"
 
 
 def version() -> str:
-    bwrap = find_bwrap()
+    return _version(find_bwrap())
+
+
+@functools.lru_cache(maxsize=4)
+def _version(bwrap: str | None) -> str:
     if bwrap is None:
         return ""
     try:
-        return subprocess.run([bwrap, "--version"], check=False, capture_output=True, text=True, timeout=10).stdout.strip()
+        done = subprocess.run([bwrap, "--version"], check=False, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return ""
+    return done.stdout.strip()

@@ -87,7 +87,8 @@ class CommandCgroup:
         wanted = {c: folder / name for c, folder in parents().items()}
         if unified():
             enabled = (ROOT / "cgroup.subtree_control").read_text().split() if wanted else []
-            wanted = {c: f for c, f in wanted.items() if c in enabled or _write(ROOT / "cgroup.subtree_control", f"+{c}")}
+            control = ROOT / "cgroup.subtree_control"
+            wanted = {c: f for c, f in wanted.items() if c in enabled or _write(control, f"+{c}")}
         if not wanted:
             return None
         try:

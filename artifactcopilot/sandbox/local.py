@@ -76,11 +76,12 @@ class LocalSession:
     def _start(self, cmd: str, workdir: Path, rel: str, env: dict[str, str] | None, network: bool, timeout: float,
                cgroup: CommandCgroup | None) -> tuple[subprocess.Popen, _Info]:
         read_fd, write_fd = os.pipe()
+        folders = tuple(str(f) for f in dict.fromkeys(cgroup.folders.values())) if cgroup else ()
         argv = bwrap.command_argv(self.sandbox.bwrap, self.sandbox.bash, self.layout, workdir=rel, network=network,
-                                  limits=self.limits, timeout=timeout, info_fd=write_fd, cmd=cmd,
-                                  cgroups=tuple(str(f) for f in dict.fromkeys(cgroup.folders.values())) if cgroup else ())
+                                  limits=self.limits, timeout=timeout, info_fd=write_fd, cmd=cmd, cgroups=folders)
         try:
-            # cwd on the host copy: a sandbox left by a crashed review is found by the reaper
+            # Own session: a Ctrl-C at the terminal reaches the review alone, which then ends the sandbox.
+            # Working directory on the host copy: a sandbox a crashed review left is found by the reaper.
             proc = subprocess.Popen(argv, cwd=workdir, env=self._env(env, network),
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     pass_fds=(write_fd,), start_new_session=True)
@@ -96,7 +97,8 @@ class LocalSession:
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False) -> RunResult:
-        workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        plan = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        workdir, rel, timeout, clamped, exhausted = plan
         if exhausted is not None:
             return exhausted
         before = Snapshot.take(self.root)
@@ -148,8 +150,7 @@ class LocalSession:
             try:
                 proc.wait(5)
             except subprocess.TimeoutExpired:
-                pass
-        _kill(proc.pid, group=True)  # --die-with-parent: the sandbox's init dies with bubblewrap
+                _kill(proc.pid, group=True)  # --die-with-parent: the sandbox's init dies with bubblewrap
         proc.wait()
         self._live.discard(proc)
 
@@ -158,7 +159,8 @@ class LocalSession:
 
     def close(self) -> None:
         for proc in list(self._live):
-            _kill(proc.pid, group=True)
+            if proc.poll() is None:
+                _kill(proc.pid, group=True)
             proc.wait()
         self._live.clear()
         shutil.rmtree(self.root, ignore_errors=True)
@@ -219,8 +221,10 @@ class LocalSandbox:
             processes = f"pids cgroup {lim.max_processes}, " + processes
         who = "root without capabilities" if root else f"uid {os.geteuid()} without capabilities"
         return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,
-                           scratch_outside_run=True, fresh_home=True, env_allowlist=True, memory=memory, processes=processes,
-                           notes=(f"{bwrap.version() or 'bubblewrap'}, commands run as {who}", "same kernel as the reviewer"))
+                           scratch_outside_run=True, fresh_home=True, env_allowlist=True, memory=memory,
+                           processes=processes,
+                           notes=(f"{bwrap.version() or 'bubblewrap'}, commands run as {who}",
+                                  "same kernel as the reviewer"))
 
     def close(self) -> None:
         for session in list(self._sessions):
@@ -231,7 +235,8 @@ class LocalSandbox:
 def _hidden_paths(scratch_root: Path) -> tuple[Path, ...]:
     """The reviewer's own folders, hidden even where they lie inside a visible system folder."""
     paths = [Path.home(), Path("/root"), scratch_root.resolve()]
-    paths += [Path(v) for k in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME") if (v := os.environ.get(k))]
+    named = ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+    paths += [Path(value) for name in named if (value := os.environ.get(name))]
     return tuple(dict.fromkeys(p for p in paths if p.is_absolute()))
 
 
@@ -261,8 +266,9 @@ class _LocalBackend:
         problem = bwrap.probe()
         if problem is not None:
             return [("local: bubblewrap sandbox", "FAIL", problem)]
-        rows = [("local: bubblewrap sandbox", "ok", f"{bwrap.version()}: PID, network, user namespaces; read-only host; "
-                                                    "no capabilities; artifact at /artifact, environment at " + ENV_ROOT)]
+        works = (f"{bwrap.version()}: PID, network and user namespaces, no capabilities, read-only host system "
+                 f"folders only; artifact at /artifact, environment at {ENV_ROOT}")
+        rows = [("local: bubblewrap sandbox", "ok", works)]
         cgroups = _cgroups_work(options.limits)
         limits = ("memory and pids cgroup per command, rlimits" if cgroups.get("memory") and cgroups.get("pids")
                   else "rlimits only (data segment, processes in the user namespace, CPU, file size)")
@@ -270,8 +276,8 @@ class _LocalBackend:
         left = stale()
         if left and clean:
             return rows + [("local: leftover cgroups", "ok", f"removed {remove_stale()} of {len(left)}")]
-        rows.append(("local: leftover cgroups", "warn" if left else "ok",
-                     f"{len(left)} left by reviews that are gone — remove with `copilot doctor --clean`" if left else "none"))
+        found = f"{len(left)} left by reviews that are gone — remove with `copilot doctor --clean`"
+        rows.append(("local: leftover cgroups", "warn" if left else "ok", found if left else "none"))
         return rows
 
 

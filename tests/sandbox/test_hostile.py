@@ -88,16 +88,19 @@ def unprivileged_python() -> str:
         pytest.skip("already unprivileged: the 'local' case runs the review as an unprivileged user")
     if not shutil.which("runuser") or not shutil.which("useradd"):
         pytest.skip("runuser/useradd not available to run the review as another user")
-    if subprocess.run(["id", "-u", USER], check=False, capture_output=True).returncode != 0:
+    def exists() -> bool:
+        return subprocess.run(["id", "-u", USER], check=False, capture_output=True).returncode == 0
+
+    if not exists():
         made = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
                               check=False, capture_output=True, text=True)
-        if made.returncode != 0 and subprocess.run(["id", "-u", USER], check=False, capture_output=True).returncode != 0:
+        if not exists():
             pytest.skip(f"cannot create an unprivileged user: {made.stderr.strip()}")
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": python_path(), "HOME": "/"}
     for candidate in dict.fromkeys([sys.executable, f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]):
-        check = subprocess.run(_as_user([candidate, "-c", "import artifactcopilot.review, sys; print(sys.version[:4])"], env),
-                               check=False, capture_output=True, text=True)
+        probe = [candidate, "-c", "import artifactcopilot.review, sys; print(sys.version[:4])"]
+        check = subprocess.run(_as_user(probe, env), check=False, capture_output=True, text=True)
         if check.returncode == 0 and check.stdout.strip() == version:
             return candidate
     pytest.skip(f"no Python {version} that user {USER} can run with this environment's libraries")
@@ -160,7 +163,8 @@ def test_hostile_artifact_is_contained(case, base):
         argv = _as_user(argv, env)
     started = time.monotonic()
     try:
-        done = subprocess.run(argv, check=False, capture_output=True, text=True, env=env, timeout=600, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, check=False, capture_output=True, text=True, env=env, timeout=600,
+                              stdin=subprocess.DEVNULL)
     finally:
         listener.close()
     assert done.returncode == 0 and done.stdout.strip() == "complete", done.stderr[-3000:]
@@ -211,11 +215,13 @@ def test_without_bubblewrap_the_review_refuses_before_running_anything(tmp_path)
     (artifact / "hostile.json").write_text("{}")
     env = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path), "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
            "PYTHONPATH": python_path(), **SECRETS}
-    for sandbox, expected in (("local", "error: bubblewrap is not installed"), ("auto", "error: no sandbox can run here")):
+    for sandbox, expected in (("local", "error: bubblewrap is not installed"),
+                              ("auto", "error: no sandbox can run here")):
         out = tmp_path / f"run-{sandbox}"
-        done = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(FIXTURE / "paper.md"), str(artifact),
-                               "--out", str(out), "--sandbox", sandbox, "--agent", "heuristic"],
-                              check=False, capture_output=True, text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
+        argv = [sys.executable, "-m", "artifactcopilot.cli", "review", str(FIXTURE / "paper.md"), str(artifact),
+                "--out", str(out), "--sandbox", sandbox, "--agent", "heuristic"]
+        done = subprocess.run(argv, check=False, capture_output=True, text=True, env=env, timeout=120,
+                              stdin=subprocess.DEVNULL)
         lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
         assert done.returncode == 1 and len(lines) == 1 and lines[0].startswith(expected), done.stderr
         assert "apt-get install bubblewrap" in lines[0] and "Traceback" not in done.stderr

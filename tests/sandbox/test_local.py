@@ -58,7 +58,8 @@ def test_runs_in_a_copy_at_the_same_path_as_docker(make):
 
 def test_environment_folder_persists_across_commands_of_a_session_only(make, tmp_path):
     art, sandbox, session = make()
-    setup = session.run(f"python3 -m venv --without-pip {ENV_ROOT}/venv && echo cached > $HOME/state && echo t > $TMPDIR/t")
+    setup = session.run(f"python3 -m venv --without-pip {ENV_ROOT}/venv && echo cached > $HOME/state "
+                        "&& echo t > $TMPDIR/t")
     assert setup.record.ok, setup.record.stderr
     later = session.run(f"{ENV_ROOT}/venv/bin/python -c 'import sys; print(sys.prefix)'; cat $HOME/state")
     assert later.record.stdout.split() == [f"{ENV_ROOT}/venv", "cached"]
@@ -80,7 +81,8 @@ def test_host_secrets_never_reach_the_command(make, monkeypatch):
 
 def test_only_its_own_processes_are_visible(make):
     _, _, session = make()
-    res = session.run(f"ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/1/comm; test -e /proc/{os.getpid()} || echo hidden")
+    res = session.run(f"ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/1/comm; "
+                      f"test -e /proc/{os.getpid()} || echo hidden")
     count, init, hidden = res.record.stdout.split()
     assert int(count) < 10 and init == "bwrap" and hidden == "hidden"
 
@@ -92,9 +94,11 @@ def test_host_is_read_only_and_the_reviewers_folders_are_not_visible(make, tmp_p
     home = Path.home()
     script = (f"touch /usr/x /etc/x / 2>/dev/null; for p in /usr/x /etc/x; do test -e $p && echo wrote $p; done; "
               f"touch /x 2>/dev/null && echo wrote-root; "
-              f"ls -A {tmp_path}/run 2>/dev/null && echo sees-run; ls -A {home} 2>/dev/null | head -1 | grep . && echo sees-home; "
+              f"ls -A {tmp_path}/run 2>/dev/null && echo sees-run; "
+              f"ls -A {home} 2>/dev/null | head -1 | grep . && echo sees-home; "
               f"ls -A /root 2>/dev/null | grep -q . && echo sees-root; test -e /run/docker.sock && echo sees-docker; "
-              f"test -e /etc/shadow && test -s /etc/shadow && echo sees-shadow; ls -A /tmp | grep -q . && echo tmp-not-fresh; "
+              f"test -e /etc/shadow && test -s /etc/shadow && echo sees-shadow; "
+              f"ls -A /tmp | grep -q . && echo tmp-not-fresh; "
               f"touch /tmp/a /dev/shm/a /var/tmp/a && echo scratch-ok")
     res = session.run(script)
     assert res.record.stdout.split() == ["scratch-ok"], res.record.stdout
@@ -102,7 +106,8 @@ def test_host_is_read_only_and_the_reviewers_folders_are_not_visible(make, tmp_p
 
 def test_multiprocessing_works(make):
     _, _, session = make()
-    code = ("import multiprocessing as mp\nif __name__ == '__main__':\n    with mp.Pool(2) as p: print(sum(p.map(abs, [-1, -2])))\n"
+    code = ("import multiprocessing as mp\nif __name__ == '__main__':\n"
+            "    with mp.Pool(2) as p: print(sum(p.map(abs, [-1, -2])))\n"
             "    q = mp.Queue(); q.put(4); print(q.get())\n")
     (session.root / "mp.py").write_text(code)
     res = session.run("python3 mp.py")
@@ -113,7 +118,8 @@ def test_network_is_off_unless_asked_for_and_recorded(make):
     _, _, session = make()
     server = socket.create_server(("127.0.0.1", 0))  # a real listener on the host's loopback
     port = server.getsockname()[1]
-    probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); print('reached')\""
+    probe = (f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); "
+             "print('reached')\"")
     try:
         off = session.run(probe)
         assert off.record.exit_code != 0 and not off.record.network
@@ -212,7 +218,7 @@ def _hold(tmp_path, marker: str) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "scratch"), str(art), script],
                             stdout=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not (f"{marker}-daemon" in os.popen("ps -eo args").read() and f"{marker}-main" in os.popen("ps -eo args").read()):
+    while not (alive(f"{marker}-daemon") and alive(f"{marker}-main")):
         assert time.monotonic() < deadline and proc.poll() is None, "the command never started"
         time.sleep(0.1)
     return proc
