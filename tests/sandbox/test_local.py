@@ -265,6 +265,29 @@ def test_enforcement_is_what_the_sandbox_does(make):
         assert "memory cgroup" in described
 
 
+def test_doctor_says_what_works_and_clears_cgroups_of_reviews_that_are_gone():
+    rows = {name: (status, detail) for name, status, detail in BACKEND.doctor(SandboxOptions())}
+    status, detail = rows["local: bubblewrap sandbox"]
+    assert status == "ok" and "PID, network and user namespaces" in detail
+    from artifactcopilot.sandbox import cgroup
+
+    parent = cgroup.parents().get("pids")
+    if os.geteuid() != 0 or parent is None or not os.access(parent, os.W_OK):
+        pytest.skip("leftover command cgroups need root and a writable pids hierarchy")
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a pid that no longer runs: the owner of a review killed with SIGKILL
+    left = parent / f"{cgroup.PREFIX}{dead.pid}-{time.time_ns()}"
+    left.mkdir()
+    try:
+        rows = {name: (status, detail) for name, status, detail in BACKEND.doctor(SandboxOptions())}
+        assert rows["local: leftover cgroups"][0] == "warn" and "doctor --clean" in rows["local: leftover cgroups"][1]
+        rows = {name: (status, detail) for name, status, detail in BACKEND.doctor(SandboxOptions(), clean=True)}
+        assert rows["local: leftover cgroups"][1].startswith("removed") and not left.exists()
+    finally:
+        if left.exists():
+            left.rmdir()
+
+
 def test_without_bubblewrap_the_backend_refuses_in_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # nothing on PATH: no bwrap
     problem = BACKEND.check(SandboxOptions())
