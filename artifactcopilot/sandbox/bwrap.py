@@ -83,8 +83,9 @@ def _bind_ro(path: Path) -> list[str]:
 
 
 def _inside_visible(path: Path) -> bool:
+    """A path below one of the visible system folders (never a system folder itself: a HOME of /usr stays /usr)."""
     parts = path.parts
-    return len(parts) > 1 and parts[1] in SYSTEM_DIRS
+    return len(parts) > 2 and parts[1] in SYSTEM_DIRS
 
 
 def _masks(hidden: tuple[Path, ...]) -> list[str]:

@@ -163,9 +163,14 @@ def stale() -> list[Path]:
 
 
 def remove_stale() -> int:
+    """Kill what is left in stale groups and delete them; returns how many are gone."""
     removed = 0
     for folder in stale():
-        for pid_text in (folder / "cgroup.procs").read_text().split() if (folder / "cgroup.procs").exists() else []:
+        try:
+            pids = (folder / "cgroup.procs").read_text().split()
+        except OSError:
+            pids = []  # removed meanwhile by another review
+        for pid_text in pids:
             try:
                 os.kill(int(pid_text), signal.SIGKILL)
             except (ProcessLookupError, PermissionError, ValueError):

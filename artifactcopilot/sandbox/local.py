@@ -191,6 +191,8 @@ class LocalSandbox:
         self.limits = limits or Limits()
         self.dropped_links: list[str] = []
         self.hidden = _hidden_paths(self.scratch_root)
+        if os.geteuid() == 0:
+            remove_stale()  # groups of reviews killed with SIGKILL (their sandboxes died with them)
         self.cgroups = _cgroups_work(self.limits)
         self._sessions: weakref.WeakSet[LocalSession] = weakref.WeakSet()
 
@@ -273,6 +275,8 @@ class _LocalBackend:
         limits = ("memory and pids cgroup per command, rlimits" if cgroups.get("memory") and cgroups.get("pids")
                   else "rlimits only (data segment, processes in the user namespace, CPU, file size)")
         rows.append(("local: limits", "ok" if cgroups or os.geteuid() != 0 else "warn", limits))
+        if os.geteuid() != 0:
+            return rows
         left = stale()
         if left and clean:
             return rows + [("local: leftover cgroups", "ok", f"removed {remove_stale()} of {len(left)}")]
