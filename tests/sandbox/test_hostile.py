@@ -74,8 +74,10 @@ def tree_digest(root: Path) -> str:
 
 
 def python_path() -> str:
-    """The review's code and the libraries it runs with, for an interpreter outside this virtual environment."""
-    return os.pathsep.join([str(REPO), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    """The review's code and the libraries this test runs with, for the review's own process (possibly another
+    interpreter of the same version, run by another user)."""
+    paths = [str(REPO), *sys.path, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    return os.pathsep.join(dict.fromkeys(p for p in paths if p and Path(p).is_dir()))
 
 
 def _as_user(argv: list[str], env: dict[str, str]) -> list[str]:
