@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -124,6 +125,8 @@ def review(
     request = ReviewRequest(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout_s=timeout,
                             resume=resume, model=model, max_steps=max_steps, max_cost=max_cost, cache_dir=cache_dir, image=image)
     try:
+        # Started from a script in the background, the review inherits an ignored SIGINT: Ctrl-C and kill -INT still stop it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         report, paths = run_review(request, progress=progress)
     except KeyboardInterrupt:
         sys.stderr.write(f"interrupted; partial results are in {out}\n")

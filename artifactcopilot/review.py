@@ -105,6 +105,17 @@ class _Clock:
 
 
 def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress | None = None) -> tuple[Report, dict[str, Path]]:
+    """Review one artifact. SIGINT/SIGTERM at any moment stop it with ReviewInterrupted (exit 130/143) and, once
+    the run directory exists, an incomplete report."""
+    signals = _StopSignals()
+    try:
+        return _review(req, agent, sandbox, progress, signals)
+    finally:
+        signals.restore()
+
+
+def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
+            signals: _StopSignals) -> tuple[Report, dict[str, Path]]:
     clock = _Clock()
     paper = load_paper(req.paper)  # PaperError (exit 2) before anything is written
     store = EvidenceStore(req.out)
@@ -155,14 +166,15 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
     conn = sqlite3.connect(store.root / "checkpoints.sqlite", check_same_thread=False)
     graph = build_graph(rt, checkpointer=SqliteSaver(conn))
     config = {"configurable": {"thread_id": meta["run_id"]}, "recursion_limit": 200}
-    restore_sigterm = _raise_on_sigterm()
     try:
+        signals.arm()  # a signal held during set-up stops the review here, with an incomplete report
         graph_input = prepare_resume(graph, config, store, ctx) if req.resume else fresh_input(req.paper, req.artifact)
         if graph_input is ALREADY_COMPLETE:
             return Report.model_validate_json(paths["json"].read_text(encoding="utf-8")), paths
         # "sync": each checkpoint is on disk before the next node starts, so a SIGKILL loses at most one node
         final = graph.invoke(graph_input, config, durability="sync")
     except (KeyboardInterrupt, Interrupted) as exc:
+        signals.hold()  # a second signal must not cut the incomplete report short
         name = exc.signal_name if isinstance(exc, Interrupted) else "SIGINT"
         ctx.close()
         committed = ", ".join(store.committed_phases()) or "none"
@@ -170,9 +182,11 @@ def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress 
                                       message=f"review interrupted by {name}; committed phases: {committed}")])
         raise ReviewInterrupted(name, store, req) from None
     finally:
-        restore_sigterm()
+        signals.hold()  # clean-up runs to the end; a signal that arrives now is raised after it
         _cleanup(ctx, sandbox, scratch, store)
         conn.close()
+    if signals.pending:  # arrived while the finished review cleaned up: the report is complete, the stop still honoured
+        raise ReviewInterrupted(signals.pending, store, req, complete=True)
     return Report.model_validate(final["report"]), paths
 
 
@@ -198,20 +212,50 @@ class Interrupted(BaseException):
 
 
 class ReviewInterrupted(CopilotError):
-    def __init__(self, signal_name: str, store: EvidenceStore, req: ReviewRequest):
+    def __init__(self, signal_name: str, store: EvidenceStore, req: ReviewRequest, complete: bool = False):
         committed = ", ".join(store.committed_phases()) or "none"
-        super().__init__(f"review interrupted ({signal_name}); committed phases: {committed}; incomplete report in {store.root}",
-                         f"resume with: copilot review {req.paper} {req.artifact} --out {store.root} --resume")
+        if complete:
+            super().__init__(f"review interrupted ({signal_name}) after it completed; report in {store.root}")
+        else:
+            super().__init__(f"review interrupted ({signal_name}); committed phases: {committed}; "
+                             f"incomplete report in {store.root}",
+                             f"resume with: copilot review {req.paper} {req.artifact} --out {store.root} --resume")
         self.exit_code = 130 if signal_name == "SIGINT" else 143
 
 
-def _raise_on_sigterm():
-    """Turn SIGTERM into an exception in the main thread; returns the restorer."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+class _StopSignals:
+    """SIGINT and SIGTERM stop a review, whatever moment they arrive. Armed (the review runs), the first one raises
+    Interrupted in the main thread; held (set-up before the review runs, the incomplete report, clean-up), a signal
+    is kept in `pending` and raised by `arm()` or after clean-up, never lost. A SIGINT the caller ignores on purpose
+    (a batch worker: the driver decides) stays ignored."""
 
-    def handler(signum, frame):
-        raise Interrupted(signal.Signals(signum).name)
+    def __init__(self):
+        self.pending: str | None = None
+        self.armed = False
+        self._previous: dict[int, object] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            if sig == signal.SIGINT and signal.getsignal(sig) == signal.SIG_IGN:
+                continue
+            self._previous[sig] = signal.signal(sig, self._handle)
 
-    previous = signal.signal(signal.SIGTERM, handler)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+    def _handle(self, signum, frame) -> None:
+        name = signal.Signals(signum).name
+        self.pending = self.pending or name
+        if self.armed:
+            self.armed = False
+            raise Interrupted(name)
+
+    def arm(self) -> None:
+        if self.pending:
+            raise Interrupted(self.pending)
+        self.armed = True
+
+    def hold(self) -> None:
+        self.armed = False
+
+    def restore(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        self._previous.clear()

@@ -8,8 +8,8 @@ import time
 
 import jsonschema
 import pytest
-from test_batch_support import (CASES, SMALL, alive, badges, copilot, descendants, expected_badge, outcomes, start_batch,
-                                write_manifest)
+from test_batch_support import (CASES, SMALL, alive, badges, copilot, corpus_row, descendants, expected_badge, outcomes,
+                                start_batch, write_manifest)
 
 from artifactcopilot.batch.work import Job, pack_inputs, run_job_with_inputs
 from artifactcopilot.resources import data_dir
@@ -51,10 +51,13 @@ def test_corpus_batch_matches_adjudication_and_resumes(tmp_path):
 def test_failing_reviews_are_recorded_and_retried_on_the_next_run(tmp_path):
     empty = tmp_path / "empty.md"
     empty.write_text("")
-    manifest = write_manifest(tmp_path / "m.csv", ["functional-basic", "hang-forever"],
-                              [{"id": "empty-paper", "paper": str(empty), "artifact": str(CASES["functional-basic"] / "artifact")}])
+    broken = [{"id": "empty-paper", "paper": str(empty), "artifact": str(CASES["functional-basic"] / "artifact")}]
+    # hang-forever really hangs here: its commands may run an hour, longer than the whole review may take. The
+    # review limit leaves functional-basic (a few seconds, even on a loaded machine) a wide margin.
+    hanging = {**corpus_row("hang-forever"), "timeout": 3600}
+    manifest = write_manifest(tmp_path / "m.csv", ["functional-basic"], [hanging, *broken])
     out = tmp_path / "batch"
-    proc = copilot("batch", str(manifest), "--out", str(out), "--workers", "2", "--review-timeout", "2")
+    proc = copilot("batch", str(manifest), "--out", str(out), "--workers", "2", "--review-timeout", "30")
     assert proc.returncode == 1, proc.stderr
     assert "2 review(s) failed (error, timeout)" in proc.stderr and "Traceback" not in proc.stderr
     got = outcomes(out)
@@ -65,7 +68,8 @@ def test_failing_reviews_are_recorded_and_retried_on_the_next_run(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert {(f["id"], f["kind"]) for f in summary["failures"]} == {("hang-forever", "timeout"), ("empty-paper", "error")}
     assert [a["id"] for a in summary["artifacts"]][:2] == ["empty-paper", "hang-forever"]  # failures first
-    # The next run retries only the failures; with the default limit the hanging review completes.
+    # The next run retries only the failures; with the corpus's 5 s command limit the hanging review completes.
+    manifest = write_manifest(tmp_path / "m.csv", ["functional-basic", "hang-forever"], broken)
     again = copilot("batch", str(manifest), "--out", str(out), "--workers", "2")
     assert "(2 now, 1 already done)" in again.stdout
     got = outcomes(out)

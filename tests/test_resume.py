@@ -34,13 +34,15 @@ def artifact(tmp_path_factory) -> Path:
     return dest
 
 
-def start(artifact: Path, out: Path, *extra: str, crash_at: str | None = None) -> subprocess.Popen:
+def start(artifact: Path, out: Path, *extra: str, crash_at: str | None = None, ignore_sigint: bool = False) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     if crash_at:
         env["ARTIFACTCOPILOT_CRASH_AT"] = crash_at
-    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", "review", str(EXAMPLE / "paper.md"), str(artifact),
-                             "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, stdin=subprocess.DEVNULL)
+    # ignore_sigint: started as a non-interactive shell starts a background job (`copilot review ... &`)
+    prefix = ["sh", "-c", 'trap "" INT; exec "$@"', "sh"] if ignore_sigint else []
+    return subprocess.Popen([*prefix, sys.executable, "-m", "artifactcopilot.cli", "review", str(EXAMPLE / "paper.md"),
+                             str(artifact), "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, stdin=subprocess.DEVNULL)
 
 
 def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
@@ -140,22 +142,74 @@ def test_sigkill_at_crash_points_then_resume(artifact, tmp_path, baseline, point
     resume_and_compare(artifact, out, baseline, before)
 
 
+def assert_stopped(proc: subprocess.Popen, out: Path, code: int, committed: str | None = "D1") -> None:
+    """Exit 130/143 with one line saying how to resume, an incomplete report, no process and no scratch left."""
+    rc, _, err = finish(proc)
+    assert rc == code, err
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("…", "✓"))]
+    assert len(lines) == 1 and "resume with: copilot review" in lines[0] and "--resume" in lines[0], err
+    report = json.loads((out / "report.json").read_text())
+    assert report["status"] == "incomplete"
+    assert any(f["code"] == "interrupted" and (committed or "") in f["message"] for f in report["flags"])
+    assert "incomplete" in (out / "report.md").read_text().lower()
+    assert stray_processes(scratch(out)) == [] and not scratch(out).exists()
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_stops_cleanly_with_incomplete_report(artifact, tmp_path, baseline, sig, code):
     out = tmp_path / "run"
     proc = start(artifact, out)
     wait_for(lambda: setup_running(out))
     proc.send_signal(sig)
-    rc, _, err = finish(proc)
-    assert rc == code
-    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("…", "✓"))]
-    assert len(lines) == 1 and "resume with: copilot review" in lines[0] and "--resume" in lines[0]
-    report = json.loads((out / "report.json").read_text())
-    assert report["status"] == "incomplete"
-    assert any(f["code"] == "interrupted" and "D1" in f["message"] for f in report["flags"])
-    assert "incomplete" in (out / "report.md").read_text().lower()
-    assert stray_processes(scratch(out)) == [] and not scratch(out).exists()
+    assert_stopped(proc, out, code)
     resume_and_compare(artifact, out, baseline, committed_evidence(out))
+
+
+def local_sandbox_or_skip() -> None:
+    from artifactcopilot.sandbox.bwrap import probe
+
+    if (problem := probe()) is not None:
+        pytest.skip(f"no local sandbox here: {problem}")
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_inside_a_local_sandboxed_setup_command(artifact, tmp_path, sig, code):
+    """The setup command runs in its own session and PID namespace: the signal reaches the review, which ends
+    the command's sandbox and stops."""
+    local_sandbox_or_skip()
+    out = tmp_path / "run"
+    proc = start(artifact, out, "--sandbox", "local")
+    wait_for(lambda: setup_running(out))
+    proc.send_signal(sig)
+    assert_stopped(proc, out, code)
+
+
+def test_sigint_stops_a_review_started_in_the_background(artifact, tmp_path):
+    """A script's background job starts with SIGINT ignored (POSIX); kill -INT must still stop the review."""
+    out = tmp_path / "run"
+    proc = start(artifact, out, ignore_sigint=True)
+    wait_for(lambda: setup_running(out))
+    proc.send_signal(signal.SIGINT)
+    assert_stopped(proc, out, 130)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_at_the_start_is_held_until_the_review_can_stop_cleanly(artifact, tmp_path, sig, code):
+    """A signal while the review sets up (sandbox checks, before any phase) is not lost: it stops the review as soon
+    as an incomplete report can be written."""
+    out = tmp_path / "run"
+    proc = start(artifact, out)
+    wait_for(lambda: out.is_dir(), timeout=120)
+    proc.send_signal(sig)
+    assert_stopped(proc, out, code, committed=None)
+
+
+def test_signal_between_phases(artifact, tmp_path):
+    out = tmp_path / "run"
+    proc = start(artifact, out)
+    wait_for(lambda: (out / "packets" / "gate.json").exists())
+    proc.send_signal(signal.SIGTERM)
+    assert_stopped(proc, out, 143, committed="gate")
 
 
 @pytest.fixture(scope="module")

@@ -1,248 +1,261 @@
-"""Local sandbox: a scratch copy of the artifact, one process group per command, rlimits, no secrets.
+"""Local sandbox: every artifact command runs in its own bubblewrap sandbox on this machine.
 
-Weaker than a container (same kernel, same user); its `enforcement()` says so. Network is cut with
-`unshare -n` where the kernel allows it; as root, a private mount namespace also makes every host
-file system read-only except the artifact copy.
+Each command gets new user, PID, network (unless it asks for network), IPC and UTS namespaces, no
+capabilities, a read-only view of the host's system folders and nothing else of the host (see
+sandbox/bwrap.py). The artifact copy and the review's environment folder live in the scratch
+folder, outside the run directory, and are mounted read-write at `/artifact` and `ENV_ROOT`, the
+same paths as in the Docker sandbox, so virtual environments and absolute paths written by setup
+steps keep working. When the command ends, or a limit ends it, the PID namespace's init is killed
+and with it every process the command left. Limits: CPU time, file size and data-segment rlimits,
+a process rlimit counted inside the command's user namespace and, as root, a memory and pids
+cgroup per command. Where bubblewrap cannot provide this isolation the backend refuses to run.
 """
 from __future__ import annotations
 
+import json
 import os
-import resource
 import shutil
 import signal
 import subprocess
+import threading
 import time
+import weakref
 from pathlib import Path
 
-from .base import Enforcement, Limits, RunResult, Snapshot, clean_env
+from . import bwrap
+from .base import ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .interpreters import host_pythons
-from .runner import HIDDEN, Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
+from .cgroup import CommandCgroup, remove_stale, stale
+from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 
-def _works(argv: list[str]) -> bool:
-    if not shutil.which(argv[0]):
-        return False
-    try:
-        return subprocess.run(argv, capture_output=True, timeout=5).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
+class _Info(threading.Thread):
+    """Reads bubblewrap's --info-fd: the host pid of the sandbox's init (killing it ends every process inside)."""
 
+    def __init__(self, fd: int):
+        super().__init__(daemon=True)
+        self.fd, self.data = fd, b""
 
-def _unshare_works() -> bool:
-    return _works(["unshare", "-n", "true"])
-
-
-def _mount_ns_works() -> bool:
-    return _works(["unshare", "--mount", "--", "sh", "-c", "mount --make-rprivate / && mount -o remount,bind,ro /"])
-
-
-class PidsCgroup:
-    """A pids cgroup per command (root only): a real process limit, since root ignores RLIMIT_NPROC,
-    and a complete list of what the command started, daemons that left its process group included."""
-
-    def __init__(self, max_pids: int):
-        unified = Path("/sys/fs/cgroup/cgroup.controllers")
-        base = Path("/sys/fs/cgroup") if unified.exists() else Path("/sys/fs/cgroup/pids")
-        self.path = base / f"copilot-{os.getpid()}-{time.time_ns()}"
-        self.path.mkdir()
-        (self.path / "pids.max").write_text(str(max_pids))
-
-    @classmethod
-    def create(cls, max_pids: int) -> "PidsCgroup | None":
-        if os.geteuid() != 0:
-            return None
+    def run(self) -> None:
         try:
-            return cls(max_pids)
+            while chunk := os.read(self.fd, 4096):
+                self.data += chunk
         except OSError:
-            return None
-
-    def join(self) -> None:
-        """Called in the child before exec."""
-        with open(self.path / "cgroup.procs", "w") as fh:
-            fh.write(str(os.getpid()))
-
-    def refused_forks(self) -> int:
-        try:
-            for line in (self.path / "pids.events").read_text().splitlines():
-                if line.startswith("max "):
-                    return int(line.split()[1])
-        except (OSError, ValueError):
             pass
-        return 0
+        finally:
+            os.close(self.fd)
 
-    def kill_all(self) -> None:
-        for _ in range(50):  # forks race the kill: repeat until the group is empty
-            try:
-                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-            except OSError:
-                return
-            if not pids:
-                return
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            time.sleep(0.01)
-
-    def remove(self) -> None:
-        self.kill_all()
-        for _ in range(100):
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.02)  # killed processes are still exiting
-
-
-# Run inside a private mount namespace: every mount read-only, then the artifact copy writable again.
-READ_ONLY_HOST = r"""
-mount --make-rprivate / || exit 97
-mount --bind "$1" "$1" || exit 97
-while read -r _ _ _ _ point _; do
-  case "$point" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/pts|/dev/mqueue|*\\*) continue;; esac
-  mount -o remount,bind,ro "$point" 2>/dev/null
-done < /proc/self/mountinfo
-mount -o remount,bind,rw "$1" || exit 97
-cd -- "$3" || exit 97  # re-enter the working directory through the writable mount
-exec bash -c "$2"
-"""
+    def child_pid(self, wait: float) -> int | None:
+        self.join(wait)
+        try:
+            info, _ = json.JSONDecoder().raw_decode(self.data.decode("utf-8", "replace"))
+            return int(info["child-pid"])
+        except (ValueError, KeyError, TypeError):
+            return None
 
 
 class LocalSession:
     capabilities: frozenset[str] = frozenset()
 
-    def __init__(self, root: Path, limits: Limits, netns: bool, mountns: bool = False):
-        self.root = root
-        self.limits = limits
-        self.netns, self.mountns = netns, mountns
-        self.home = root / HIDDEN
-        (self.home / "tmp").mkdir(parents=True, exist_ok=True)
+    def __init__(self, sandbox: LocalSandbox, root: Path, env_dir: Path):
+        self.sandbox, self.root, self.env_dir = sandbox, root, env_dir
+        self.limits = sandbox.limits
+        for sub in ("venv", "home", "tmp"):
+            (env_dir / sub).mkdir(parents=True, exist_ok=True)
+        self.layout = bwrap.Layout(root, env_dir, sandbox.hidden)
         self.budget = PhaseBudget(self.limits.phase_budget_s)
+        self._live: set[subprocess.Popen] = set()
 
     def set_phase(self, phase: str) -> None:
         self.budget.set_phase(phase)
 
-    def _preexec(self, timeout: float, cgroup: "PidsCgroup | None"):
-        limits = self.limits
-
-        def apply():
-            os.setsid()
-            if cgroup is not None:
-                cgroup.join()
-            mem = limits.memory_mb * 1024 * 1024
-            cpu = limits.cpu_rlimit(timeout)
-            for res, value in ((resource.RLIMIT_DATA, mem), (resource.RLIMIT_FSIZE, limits.max_file_mb * 1024 * 1024),
-                               (resource.RLIMIT_NPROC, limits.max_processes), (resource.RLIMIT_CORE, 0),
-                               (resource.RLIMIT_CPU, cpu)):
-                try:
-                    resource.setrlimit(res, (value, value))
-                except (ValueError, OSError):
-                    pass
-        return apply
-
-    def _argv(self, cmd: str, network: bool, workdir: Path) -> list[str]:
-        ns = []
-        if self.mountns:
-            ns.append("--mount")
-        if self.netns and not network:
-            ns.append("--net")
-        if not ns:
-            return ["bash", "-c", cmd]
-        if self.mountns:
-            return ["unshare", *ns, "--", "sh", "-c", READ_ONLY_HOST, "sandbox", str(self.root), cmd, str(workdir)]
-        return ["unshare", *ns, "--", "bash", "-c", cmd]
-
     def _env(self, env: dict[str, str] | None, network: bool) -> dict[str, str]:
-        merged = clean_env(env, str(self.home), network=network)
-        merged.setdefault("TMPDIR", str(self.home / "tmp"))
-        if self.mountns:  # the host's Python is read-only here: installs go to the copy's home
-            merged.setdefault("PIP_USER", "1")
-            merged.setdefault("PIP_BREAK_SYSTEM_PACKAGES", "1")
+        merged = clean_env(env, f"{ENV_ROOT}/home", network=network)
+        merged["TMPDIR"] = f"{ENV_ROOT}/tmp"
         return merged
+
+    def _start(self, cmd: str, workdir: Path, rel: str, env: dict[str, str] | None, network: bool, timeout: float,
+               cgroup: CommandCgroup | None) -> tuple[subprocess.Popen, _Info]:
+        read_fd, write_fd = os.pipe()
+        folders = tuple(str(f) for f in dict.fromkeys(cgroup.folders.values())) if cgroup else ()
+        argv = bwrap.command_argv(self.sandbox.bwrap, self.sandbox.bash, self.layout, workdir=rel, network=network,
+                                  limits=self.limits, timeout=timeout, info_fd=write_fd, cmd=cmd, cgroups=folders)
+        try:
+            # Own session: a Ctrl-C at the terminal reaches the review alone, which then ends the sandbox.
+            # Working directory on the host copy: a sandbox a crashed review left is found by the reaper.
+            proc = subprocess.Popen(argv, cwd=workdir, env=self._env(env, network),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    pass_fds=(write_fd,), start_new_session=True)
+        except BaseException:
+            os.close(read_fd)
+            raise
+        finally:
+            os.close(write_fd)
+        self._live.add(proc)
+        info = _Info(read_fd)
+        info.start()
+        return proc, info
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False, on_output=None) -> RunResult:
-        workdir, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        plan = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        workdir, rel, timeout, clamped, exhausted = plan
         if exhausted is not None:
             return exhausted
         before = Snapshot.take(self.root)
-        cgroup = PidsCgroup.create(self.limits.max_processes)
+        cgroup = CommandCgroup.create(self.limits.memory_mb, self.limits.max_processes)
         start = time.monotonic()
-        proc = subprocess.Popen(self._argv(cmd, network, workdir), cwd=workdir, env=self._env(env, network), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self._preexec(timeout, cgroup))
-        out = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes, on_output)
-        err = Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes, on_output)
-        out.start(), err.start()
+        refused = ooms = 0
         try:
-            reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
+            proc, info = self._start(cmd, workdir, rel, env, network, timeout, cgroup)
+            out = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes, on_output)
+            err = Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes, on_output)
+            out.start(), err.start()
+            reason = None
+            try:
+                reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
+            finally:
+                self._stop(proc, info)
         finally:
-            self._kill_group(proc.pid)  # also reaps background children the command left
-            refused = cgroup.refused_forks() if cgroup else 0
-            if cgroup:
-                cgroup.remove()  # and those that left the group (setsid, daemons)
-            proc.wait()
+            if cgroup is not None:
+                refused, ooms = cgroup.refused_forks(), cgroup.oom_kills()
+                cgroup.remove()  # anything that is somehow still in the group
         out.join(5), err.join(5)
         duration = time.monotonic() - start
         self.budget.spend(duration)
         changes = before.diff(Snapshot.take(self.root))
         notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, proc.returncode)
-        if refused and not any(n.startswith("process limit") for n in notes):
-            notes.append(f"process limit {self.limits.max_processes} (fork refused {refused} times)")
+        notes += self._cgroup_notes(notes, refused, ooms)
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
+        if info.child_pid(0) is None and bytes(err.data).startswith(b"bwrap:"):
+            notes.append(f"sandbox failed to start: {bytes(err.data).decode('utf-8', 'replace').splitlines()[0][:200]}")
         return record_for(cmd, rel, proc.returncode, duration, out, err, changes, notes, killed=reason is not None,
-                          network=network or not self.netns)
+                          network=network)
+
+    def _cgroup_notes(self, notes: list[str], refused: int, ooms: int) -> list[str]:
+        extra = []
+        if refused and not any(n.startswith("process limit") for n in notes):
+            extra.append(f"process limit {self.limits.max_processes} (fork refused {refused} times)")
+        if ooms and not any(n.startswith("memory limit") for n in notes):
+            extra.append(f"memory limit {self.limits.memory_mb} MB (process killed by the OOM killer)")
+        return extra
+
+    def _stop(self, proc: subprocess.Popen, info: _Info) -> None:
+        """End the command's sandbox: its init first (the kernel then kills everything in the PID namespace and
+        bubblewrap returns once they are gone), then bubblewrap itself if it is still there."""
+        if proc.poll() is None:
+            pid = info.child_pid(0.5)
+            if pid is not None:
+                _kill(pid)
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                _kill(proc.pid, group=True)  # --die-with-parent: the sandbox's init dies with bubblewrap
+        proc.wait()
+        self._live.discard(proc)
 
     def build_image(self, dockerfile: str, timeout: float | None = None) -> RunResult:
         raise NotImplementedError("the local sandbox has no container engine (capability 'build_image' absent)")
 
-    @staticmethod
-    def _kill_group(pgid: int) -> None:
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
     def close(self) -> None:
+        for proc in list(self._live):
+            if proc.poll() is None:
+                _kill(proc.pid, group=True)
+            proc.wait()
+        self._live.clear()
         shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.env_dir, ignore_errors=True)
+
+
+def _kill(pid: int, group: bool = False) -> None:
+    try:
+        (os.killpg if group else os.kill)(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 class LocalSandbox:
-    """Runs commands on this machine in a scratch copy of the artifact."""
+    """Runs each command in a bubblewrap sandbox over a scratch copy of the artifact on this machine."""
 
     name = "local"
     capabilities: frozenset[str] = frozenset()
-    isolation_note = "local sandbox: same kernel and user as the reviewer, rlimits and a scratch copy only"
+    isolation_note = "local sandbox: bubblewrap namespaces, read-only host, no network unless a setup step needs it"
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None):
+        from .registry import SandboxUnavailable
+
+        problem = bwrap.probe()
+        if problem is not None:  # never half-isolated
+            raise SandboxUnavailable(problem)
+        self.bwrap, self.bash = bwrap.find_bwrap() or "bwrap", bwrap.find_bash() or "bash"
         self.scratch_root = Path(scratch_root)
         self.limits = limits or Limits()
-        self.netns = _unshare_works()
-        self.mountns = os.geteuid() == 0 and _mount_ns_works()
         self.dropped_links: list[str] = []
+        self.hidden = _hidden_paths(self.scratch_root)
+        if os.geteuid() == 0:
+            remove_stale()  # groups of reviews killed with SIGKILL (their sandboxes died with them)
+        self.cgroups = _cgroups_work(self.limits)
+        self._sessions: weakref.WeakSet[LocalSession] = weakref.WeakSet()
+
+    def _new(self, workdir: Path) -> LocalSession:
+        self.scratch_root.mkdir(parents=True, exist_ok=True)
+        stamp = time.time_ns()
+        dest = self.scratch_root / f"artifact-{stamp}"
+        self.dropped_links = copy_artifact(Path(workdir), dest)
+        session = LocalSession(self, dest.resolve(), (self.scratch_root / f"env-{stamp}").resolve())
+        self._sessions.add(session)
+        return session
 
     def start(self, workdir: Path) -> LocalSession:
-        self.scratch_root.mkdir(parents=True, exist_ok=True)
-        dest = self.scratch_root / f"artifact-{time.time_ns()}"
-        self.dropped_links = copy_artifact(Path(workdir), dest)
-        return LocalSession(dest.resolve(), self.limits, self.netns, self.mountns)
+        """The review's long-lived session: one artifact copy and one environment folder for all its commands."""
+        return self._new(workdir)
 
-    fresh = start
+    def fresh(self, workdir: Path) -> LocalSession:
+        """A clean copy and an empty environment folder, for a judge or a provenance rerun."""
+        return self._new(workdir)
 
     def interpreters(self) -> dict[str, str]:
         return host_pythons()
 
     def enforcement(self) -> Enforcement:
-        return Enforcement(backend=self.name, pid_namespace=False, network_isolated=self.netns, read_only_host=self.mountns,
-                           scratch_outside_run=True, fresh_home=True, env_allowlist=True,
-                           memory=f"rlimit {self.limits.memory_mb} MB", processes=f"{self.limits.max_processes} processes",
-                           notes=("same kernel and user as the reviewer",))
+        lim, root = self.limits, os.geteuid() == 0
+        memory = f"data rlimit {lim.memory_mb} MB per process"
+        processes = f"process rlimit {lim.max_processes} in the command's user namespace"
+        if self.cgroups.get("memory"):
+            memory = f"memory cgroup {lim.memory_mb} MB per command, " + memory
+        if self.cgroups.get("pids"):
+            processes = f"pids cgroup {lim.max_processes}, " + processes
+        who = "root without capabilities" if root else f"uid {os.geteuid()} without capabilities"
+        return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,
+                           scratch_outside_run=True, fresh_home=True, env_allowlist=True, memory=memory,
+                           processes=processes,
+                           notes=(f"{bwrap.version() or 'bubblewrap'}, commands run as {who}",
+                                  "same kernel as the reviewer"))
 
     def close(self) -> None:
+        for session in list(self._sessions):
+            session.close()
         shutil.rmtree(self.scratch_root, ignore_errors=True)
+
+
+def _hidden_paths(scratch_root: Path) -> tuple[Path, ...]:
+    """The reviewer's own folders, hidden even where they lie inside a visible system folder."""
+    paths = [Path.home(), Path("/root"), scratch_root.resolve()]
+    named = ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+    paths += [Path(value) for name in named if (value := os.environ.get(name))]
+    return tuple(dict.fromkeys(p for p in paths if p.is_absolute()))
+
+
+def _cgroups_work(limits: Limits) -> dict[str, bool]:
+    """Which cgroup limits this process can set on a command ({} when not root or cgroups are read-only)."""
+    probe = CommandCgroup.create(limits.memory_mb, limits.max_processes)
+    if probe is None:
+        return {}
+    try:
+        return {"pids": probe.limits_processes, "memory": probe.memory_limited}
+    finally:
+        probe.remove()
 
 
 class _LocalBackend:
@@ -251,19 +264,30 @@ class _LocalBackend:
     name = "local"
 
     def check(self, options) -> str | None:
-        return None
+        return bwrap.probe()
 
     def open(self, options) -> LocalSandbox:
         return LocalSandbox(options.scratch_dir(), options.limits)
 
     def doctor(self, options, clean: bool = False, build_base: bool = False) -> list[tuple[str, str, str]]:
-        net = _unshare_works()
-        ro = os.geteuid() == 0 and _mount_ns_works()
-        return [("local: network namespace", "ok" if net else "warn",
-                 "unshare -n works: artifact commands run without network" if net else "unshare -n refused: local commands keep the network"),
-                ("local: read-only host", "ok" if ro else "warn",
-                 "private mount namespace: only the artifact copy is writable" if ro
-                 else "needs root and unshare --mount: commands can write outside the artifact copy")]
+        problem = bwrap.probe()
+        if problem is not None:
+            return [("local: bubblewrap sandbox", "FAIL", problem)]
+        works = (f"{bwrap.version()}: PID, network and user namespaces, no capabilities, read-only host system "
+                 f"folders only; artifact at /artifact, environment at {ENV_ROOT}")
+        rows = [("local: bubblewrap sandbox", "ok", works)]
+        cgroups = _cgroups_work(options.limits)
+        limits = ("memory and pids cgroup per command, rlimits" if cgroups.get("memory") and cgroups.get("pids")
+                  else "rlimits only (data segment, processes in the user namespace, CPU, file size)")
+        rows.append(("local: limits", "ok" if cgroups or os.geteuid() != 0 else "warn", limits))
+        if os.geteuid() != 0:
+            return rows
+        left = stale()
+        if left and clean:
+            return rows + [("local: leftover cgroups", "ok", f"removed {remove_stale()} of {len(left)}")]
+        found = f"{len(left)} left by reviews that are gone — remove with `copilot doctor --clean`"
+        rows.append(("local: leftover cgroups", "warn" if left else "ok", found if left else "none"))
+        return rows
 
 
 BACKEND = _LocalBackend()
