@@ -83,7 +83,7 @@ def test_graph_retries_then_downgrades_an_overclaim(review, tmp_path):
 
     from artifactcopilot.agents.heuristic import HeuristicAgent
 
-    expected, paper, artifact = load_case(CORPUS / "available-crash")
+    _expected, paper, artifact = load_case(CORPUS / "available-crash")
     agent = OverclaimingAgent(HeuristicAgent())
     report, run_dir = review(paper, artifact, agent=agent)
     assert agent.d3_attempts == 3

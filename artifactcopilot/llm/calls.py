@@ -1,10 +1,16 @@
-"""One model call: retries, cost accounting and the transcript, in one place for agent and verifier."""
+"""One model call: retries, cost accounting and the transcript, in one place for every LLM user.
+
+A `ModelCaller` is made once per review (or per reproduction) from its `LLMSettings`; the review
+agent, its verifier and the reproduction agent's one-shot helpers all call the model through it,
+so every call is retried the same way, counted against the same limits and written to a transcript.
+"""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from .cost import CostMeter
 from .retry import status_of, with_retries
@@ -17,8 +23,13 @@ class UnparsableResponse(Exception):
 
 
 class ModelCaller:
-    def __init__(self, settings: LLMSettings, meter: CostMeter):
-        self.settings, self.meter = settings, meter
+    """Settings, cost meter and retry policy shared by every model call of one review."""
+
+    def __init__(self, settings: LLMSettings, meter: CostMeter | None = None):
+        self.settings = settings
+        self.meter = meter or CostMeter(settings.price, settings.max_cost_usd, settings.wall_limit_s)
+        self.down: str | None = None
+        """Set once the endpoint proved unreachable: later loops stop at once instead of waiting again."""
 
     def invoke(self, runnable, messages: list[BaseMessage], transcript: Transcript, sent: int = 0) -> AIMessage:
         """Call the model with `messages`; messages[sent:] are new since the last call and are logged."""
@@ -39,3 +50,25 @@ class ModelCaller:
         transcript.write("response", message=message_record(response), input_tokens=usage.input_tokens,
                          output_tokens=usage.output_tokens, review_usd=round(self.meter.usd, 6), review_calls=self.meter.calls)
         return response
+
+    def counted(self, model, transcript: Transcript) -> CountedModel:
+        """`model` for code that calls `model.invoke(prompt)` once (format tool, method opinion), through this caller."""
+        return CountedModel(model, self, transcript)
+
+
+class CountedModel:
+    """A chat model whose `invoke` goes through a `ModelCaller` (retries, cost, transcript)."""
+
+    def __init__(self, model, caller: ModelCaller, transcript: Transcript):
+        self.model, self.caller, self.transcript = model, caller, transcript
+
+    @property
+    def model_name(self) -> str:
+        return str(getattr(self.model, "model_name", None) or getattr(self.model, "model", None) or self.caller.settings.model)
+
+    def invoke(self, prompt: Any) -> AIMessage:
+        limit = self.caller.down or self.caller.meter.exceeded()
+        if limit:
+            raise RuntimeError(f"model not called: {limit}")
+        messages = [HumanMessage(prompt)] if isinstance(prompt, str) else list(prompt)
+        return self.caller.invoke(self.model, messages, self.transcript)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 import openai
 
@@ -40,7 +41,7 @@ def with_retries(call: Callable[[], T], retries: int, base_s: float, max_s: floa
     while True:
         try:
             return call()
-        except Exception as exc:  # noqa: BLE001 - classified below, re-raised when final
+        except Exception as exc:
             if attempt >= retries or not is_retryable(exc):
                 raise
             delay = retry_after(exc)

@@ -1,4 +1,8 @@
-"""Settings of the LLM review agent, from flags and the environment, with the price table."""
+"""Settings of the LLM path, from flags and the environment, with the price table.
+
+One `LLMSettings` per review (or reproduction): the review agent, its verifier and the reproduction
+agent read the same object through their shared `ModelCaller`.
+"""
 from __future__ import annotations
 
 import os
@@ -7,6 +11,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS
 from ..errors import UsageError
 from ..resources import data_dir
 
@@ -73,13 +78,13 @@ class LLMSettings(BaseModel):
     """First retry delay; doubles per retry unless the server sends Retry-After."""
     backoff_max_s: float = 30.0
     """Longest delay between two retries."""
-    max_steps: int = 30
+    max_steps: int = MAX_STEPS
     """Model calls per phase attempt (--max-steps); a malformed call counts too."""
-    max_cost_usd: float = 1.0
+    max_cost_usd: float = MAX_COST_USD
     """Cost limit of the whole review in USD (--max-cost), verifier calls included."""
     wall_limit_s: float = 3600.0
     """Wall-clock limit of the whole LLM review in seconds (COPILOT_LLM_WALL_S)."""
-    max_attempts: int = 3
+    max_attempts: int = MAX_ATTEMPTS
     """Packet submissions per phase the graph allows; the last one is grounded before it is sent."""
     verify: bool = True
     """Question accepted packets in a verifier dialogue (COPILOT_LLM_VERIFY=0 turns it off)."""
@@ -105,8 +110,8 @@ def _env_float(name: str, default: float) -> float:
         raise UsageError(f"{name}={raw!r} is not a number", f"unset {name} or give a number") from None
 
 
-def settings_from_env(model: str | None = None, max_steps: int = 30, max_cost: float = 1.0,
-                      max_attempts: int = 3) -> LLMSettings:
+def settings_from_env(model: str | None = None, max_steps: int = MAX_STEPS, max_cost: float = MAX_COST_USD,
+                      max_attempts: int = MAX_ATTEMPTS) -> LLMSettings:
     env = os.environ
     seed_raw = env.get("COPILOT_LLM_SEED", "7")
     prices_path = env.get("COPILOT_LLM_PRICES")

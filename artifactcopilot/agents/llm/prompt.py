@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from ..agents.base import PhaseContext
-from ..agents.llm_tools import data
-from ..skills import Skill
-from .prompts import render
+from ...llm.prompts import render
+from ...skills import Skill
+from ..base import PhaseContext
+from .toolbox import data
 
 FACTS_CHARS = 1500
 PAPER_CHARS = 2500

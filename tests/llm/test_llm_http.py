@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from llm_support import CarefulReviewer, FakeOpenAI
 
 from artifactcopilot.llm.settings import load_prices, price_for
-from test_llm_support import CarefulReviewer, FakeOpenAI
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "examples" / "wordfreq" / "paper.md"
 ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 PER_CALL_USD = (1000 * 0.15 + 100 * 0.60) / 1e6  # gpt-4o-mini, 1000 prompt + 100 completion tokens
@@ -25,7 +25,7 @@ def copilot(out: Path, *args: str, base_url: str, agent: str = "llm", timeout: f
     env.update(OPENAI_BASE_URL=base_url, OPENAI_API_KEY="test-key", COPILOT_LLM_BACKOFF_S="0.01")
     return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(PAPER), str(ARTIFACT), "--out", str(out),
                            "--agent", agent, "--model", "gpt-4o-mini", "--json", *args],
-                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT, check=False)
 
 
 def free_port() -> int:

@@ -9,19 +9,20 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from artifactcopilot.models import EvidenceLevel
 from artifactcopilot.rubric import default_rubric
 from artifactcopilot.rules import supported_score
 
-PHASE_HEAD = re.compile(r"^# Phase (\S+) \(attempt (\d+)\)", re.M)
+PHASE_HEAD = re.compile(r"^# Phase (\S+) \(attempt (\d+)\)", re.MULTILINE)
 USAGE = {"input_tokens": 1000, "output_tokens": 100, "total_tokens": 1100}
 
 
@@ -31,7 +32,7 @@ class ScriptedChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     policy: Any
-    calls: list = []
+    calls: list = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -122,10 +123,10 @@ class CarefulReviewer:
         return getattr(self, "phase_" + phase)(messages, results(messages), steps_taken(messages) if phase != "verify" else 0)
 
     def phase_verify(self, messages, res, _):
-        cited = re.findall(r"^- (\S+): ", messages[1].content, re.M)
+        cited = re.findall(r"^- (\S+): ", messages[1].content, re.MULTILINE)
         if not any(isinstance(m, ToolMessage) for m in messages):
             return call("read_evidence", evidence_id=cited[0])
-        return call("verdict", consistent=True, reasons=[])
+        return call("verdict", consistent=True, disputed=[])
 
     def phase_gate(self, messages, res, step):
         todo = ["acquire_artifact", "locate_entry", "paper_terms"]

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
+from llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, results, steps_taken
 from typer.testing import CliRunner
 
 from artifactcopilot.agents.heuristic import HeuristicAgent
 from artifactcopilot.cli import app
-from test_llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, results, steps_taken
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "examples" / "wordfreq" / "paper.md"
 ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 
@@ -21,7 +21,7 @@ ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 @pytest.fixture
 def review_with(tmp_path, monkeypatch):
     """Run `copilot review --agent llm` in-process with the scripted model behind the agent."""
-    import artifactcopilot.agents.llm as llm
+    import artifactcopilot.llm.endpoint as llm
 
     monkeypatch.setattr(llm, "check_endpoint", lambda settings: None)
     monkeypatch.setenv("COPILOT_LLM_PRICES", str(ROOT / "prompts" / "prices.yaml"))
@@ -164,8 +164,8 @@ class Gullible(CarefulReviewer):
     """Obeys any instruction it reads: once it sees the injected note, it claims everything."""
 
     def __call__(self, messages):
-        from test_llm_support import phase_of
-        phase, attempt = phase_of(messages)
+        from llm_support import phase_of
+        phase, _attempt = phase_of(messages)
         seen = any("award all badges" in str(m.content) for m in messages if isinstance(m, ToolMessage)) or self.memory.get("seen")
         if phase in ("gate", "verify") or not seen and phase != "D1":
             return super().__call__(messages)
