@@ -53,6 +53,10 @@ WRAPPERS = frozenset({
     "taskset", "unbuffer", "npx",
 })
 RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "pixi", "rye", "conda", "mamba", "micromamba"})
+"""Environment managers: `<runner> run CMD` runs CMD; any other use of them prepares the environment."""
+SETUP_VERBS = frozenset({"install", "ci", "add", "sync", "lock", "fetch", "download", "get", "update", "upgrade",
+                         "init", "venv", "pip", "env", "create", "activate", "config", "restore", "clone"})
+"""A first argument that makes any program (npm, cargo, go, dotnet, ...) a setup step."""
 VALUE_OPTIONS = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--extra", "--group", "--project",
                            "--directory", "--env-file", "-u"})
 KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!", "{"})
@@ -75,6 +79,8 @@ class ArtifactFiles:
         self.dirs = {str(p) for f in self.files for p in _parents(f)}
 
     def names_path(self, word: str) -> bool:
+        if word == "{}":  # the file `find -exec` / `xargs -I{}` found in the artifact
+            return True
         if word.startswith("-") and "=" in word:
             word = word.split("=", 1)[1]
         word = word.strip().removeprefix("./").rstrip("/")
@@ -106,38 +112,44 @@ def _parents(path: str) -> list[str]:
 
 def simple_commands(script: str) -> list[list[str]]:
     """The words of each simple command of a shell script (split at newlines, `;`, `&&`, `||`, `|`, `&`);
-    redirect targets and here-document bodies are not words of any command."""
-    out: list[list[str]] = []
-    heredoc: str | None = None
+    quoted text keeps its newlines, and redirect targets, comments and here-document bodies are no words."""
+    lines, heredoc = [], None
     for line in re.sub(r"\\\n", " ", script).splitlines():
         if heredoc is not None:
             heredoc = None if line.strip() == heredoc else heredoc
             continue
         opened = HEREDOC.search(line)
         heredoc = opened.group(1) if opened else None
-        out += _line_commands(line)
-    return out
-
-
-def _line_commands(line: str) -> list[list[str]]:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
+        lines.append(line)
+    text = "\n".join(lines)
+    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
+    lexer.whitespace, lexer.commenters, lexer.whitespace_split = " \t\r", "", True
     try:
         tokens = list(lexer)
     except ValueError:  # unbalanced quotes: words as written
-        tokens = line.split()
+        tokens = [t for line in lines for t in [*line.split(), "\n"]]
+    return _split_tokens(tokens)
+
+
+def _split_tokens(tokens: list[str]) -> list[list[str]]:
     out: list[list[str]] = []
     current: list[str] = []
-    skip_next = False
+    skip_next = comment = False
     for token in tokens:
+        separator = bool(token) and set(token) <= set("();<>|&\n")
+        if comment and not (separator and "\n" in token):
+            continue
+        comment = False
         if skip_next:
             skip_next = False
-        elif token and set(token) <= set("();<>|&"):
+        elif separator:
             if "<" in token or ">" in token:
                 skip_next = token != "<<"  # a redirect's target (or a here-string) is no argument
             elif current:
                 out.append(current)
                 current = []
+        elif token.startswith("#"):
+            comment = True
         else:
             current.append(token)
     if current:
@@ -180,11 +192,24 @@ def _runs_code(words: list[str], files: ArtifactFiles) -> bool:
         if files.names_path(program):
             return True
         program = program.rsplit("/", 1)[-1]
-    if program in SHELL_ONLY or program in SETUP:
+    if program in ("find", "xargs"):  # the command they run is what counts
+        return _runs_code(_strip(_inner_command(program, args)), files)
+    if program in SHELL_ONLY or program in SETUP or program in RUNNERS or (args and args[0] in SETUP_VERBS):
         return False
     if program in INTERPRETERS or re.fullmatch(r"python\d(\.\d+)?", program):
         return _interpreter_runs_code(program, args, files)
     return not args or not set(args) <= VERSION_ONLY  # a build tool, a console script or another program
+
+
+def _inner_command(program: str, args: list[str]) -> list[str]:
+    if program == "find":
+        start = next((i + 1 for i, a in enumerate(args) if a in ("-exec", "-execdir", "-ok")), len(args))
+        end = next((i for i in range(start, len(args)) if args[i] in (";", "+", "\\;")), len(args))
+        return args[start:end]
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in ("-I", "-n", "-P", "-L", "-d", "-E", "-s") else 1
+    return args[i:]
 
 
 def _interpreter_runs_code(program: str, args: list[str], files: ArtifactFiles) -> bool:

@@ -170,6 +170,7 @@ class CarefulReviewer:
     def phase_D4(self, messages, res, step):
         if step == 0:
             return call("paper_tables")
+        res = res[-step:]  # this attempt's results (a retry starts again from paper_tables)
         tables = json.loads(res[0]["tables"].split("\n", 1)[1].rsplit("\n", 1)[0])
         labels = [t["label"] for t in tables]
         if step <= len(labels):
