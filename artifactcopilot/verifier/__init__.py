@@ -1,5 +1,5 @@
-"""The verifier's rule stage: which runs ground a claim (`runs`) and what a packet may claim from the
-evidence it cites (`grounding`). The packet checker applies it on the last attempt for every agent; the
+"""The verifier's rule stage: which runs ground a claim (`runs`, reading command text with `shell`) and
+what a packet may claim from the evidence it cites (`grounding`). The packet checker applies it on the last attempt for every agent; the
 LLM path's verifier dialogue (agents/llm/verifier.py) applies it before it asks a model anything."""
 from .grounding import (
                         CLAIM_FACTS,

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..evidence import EvidenceStore
 from ..models import Evidence
 from ..sandbox.commandlog import CommandLog, parse_log
+from .shell import NO_PROGRAM, RUNNERS, program_words, simple_commands
 
 GROUNDING_INVOCATIONS = ("documented", "fix")
 SHELL_ONLY = frozenset({
@@ -48,27 +48,15 @@ INTERPRETERS = frozenset({
     "mpirun", "mpiexec", "srun", "torchrun", "deepspeed", "accelerate", "nbconvert",
 })
 """Programs that run the artifact's code only when given one of its files or modules."""
-WRAPPERS = frozenset({
-    "time", "nohup", "exec", "command", "builtin", "nice", "ionice", "stdbuf", "timeout", "env", "sudo", "xvfb-run",
-    "taskset", "unbuffer", "npx",
-})
-RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "pixi", "rye", "conda", "mamba", "micromamba"})
-"""Environment managers: `<runner> run CMD` runs CMD; any other use of them prepares the environment."""
 SETUP_VERBS = frozenset({"install", "ci", "add", "sync", "lock", "fetch", "download", "get", "update", "upgrade",
                          "init", "venv", "pip", "env", "create", "activate", "config", "restore", "clone"})
 """A first argument that makes any program (npm, cargo, go, dotnet, ...) a setup step."""
-VALUE_OPTIONS = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--extra", "--group", "--project",
-                           "--directory", "--env-file", "-u"})
-KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!", "{"})
-NO_PROGRAM = frozenset({"for", "select", "case", "function", "fi", "done", "esac", "}", ")", ";;"})
 INLINE = frozenset({"-c", "-e", "--eval", "-command", "-r", "--execute-string"})
 VERSION_ONLY = frozenset({"--version", "-V", "-v", "version", "--help", "-h", "help"})
 SCRIPT_EXT = (".py", ".sh", ".bash", ".r", ".jl", ".pl", ".rb", ".js", ".ipynb", ".m", ".lua", ".php", ".jar")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\d)")
 IMPORT = re.compile(r"\b(?:import|from|library|require|using)\s*\(?\s*['\"]?([A-Za-z_][\w.]*)")
 QUOTED = re.compile(r"['\"]([^'\"\s]+)['\"]")
-ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_]\w*)['\"]?")
 
 
 class ArtifactFiles:
@@ -110,78 +98,9 @@ def _parents(path: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def simple_commands(script: str) -> list[list[str]]:
-    """The words of each simple command of a shell script (split at newlines, `;`, `&&`, `||`, `|`, `&`);
-    quoted text keeps its newlines, and redirect targets, comments and here-document bodies are no words."""
-    lines, heredoc = [], None
-    for line in re.sub(r"\\\n", " ", script).splitlines():
-        if heredoc is not None:
-            heredoc = None if line.strip() == heredoc else heredoc
-            continue
-        opened = HEREDOC.search(line)
-        heredoc = opened.group(1) if opened else None
-        lines.append(line)
-    text = "\n".join(lines)
-    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
-    lexer.whitespace, lexer.commenters, lexer.whitespace_split = " \t\r", "", True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # unbalanced quotes: words as written
-        tokens = [t for line in lines for t in [*line.split(), "\n"]]
-    return _split_tokens(tokens)
-
-
-def _split_tokens(tokens: list[str]) -> list[list[str]]:
-    out: list[list[str]] = []
-    current: list[str] = []
-    skip_next = comment = False
-    for token in tokens:
-        separator = bool(token) and set(token) <= set("();<>|&\n")
-        if comment and not (separator and "\n" in token):
-            continue
-        comment = False
-        if skip_next:
-            skip_next = False
-        elif separator:
-            if "<" in token or ">" in token:
-                skip_next = token != "<<"  # a redirect's target (or a here-string) is no argument
-            elif current:
-                out.append(current)
-                current = []
-        elif token.startswith("#"):
-            comment = True
-        else:
-            current.append(token)
-    if current:
-        out.append(current)
-    return out
-
-
-def _strip(words: list[str]) -> list[str]:
-    """The words from the program on: without assignments, keywords, wrappers and runner prefixes."""
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if ENV_ASSIGN.match(word) or word in KEYWORDS:
-            i += 1
-        elif word in WRAPPERS:
-            i += 1
-            while i < len(words) and (
-                words[i].startswith("-") or ENV_ASSIGN.match(words[i]) or re.fullmatch(r"[\d.]+[smhd]?", words[i])
-            ):
-                i += 2 if words[i] in VALUE_OPTIONS else 1
-        elif word in RUNNERS and i + 1 < len(words) and words[i + 1] in ("run", "exec"):
-            i += 2
-            while i < len(words) and words[i].startswith("-"):
-                i += 2 if words[i] in VALUE_OPTIONS else 1
-        else:
-            return words[i:]
-    return []
-
-
 def runs_artifact_code(script: str, files: ArtifactFiles) -> bool:
     """Whether some simple command of `script` runs a program of the artifact."""
-    return any(_runs_code(_strip(words), files) for words in simple_commands(script))
+    return any(_runs_code(program_words(words), files) for words in simple_commands(script))
 
 
 def _runs_code(words: list[str], files: ArtifactFiles) -> bool:
@@ -193,7 +112,7 @@ def _runs_code(words: list[str], files: ArtifactFiles) -> bool:
             return True
         program = program.rsplit("/", 1)[-1]
     if program in ("find", "xargs"):  # the command they run is what counts
-        return _runs_code(_strip(_inner_command(program, args)), files)
+        return _runs_code(program_words(_inner_command(program, args)), files)
     if program in SHELL_ONLY or program in SETUP or program in RUNNERS or (args and args[0] in SETUP_VERBS):
         return False
     if program in INTERPRETERS or re.fullmatch(r"python\d(\.\d+)?", program):
@@ -271,7 +190,7 @@ class RunView:
     @property
     def ran_program(self) -> bool:
         """Exit 0 from some program beyond shell builtins (what a probe of the environment needs)."""
-        return self.ok and any(_strip(w) and _strip(w)[0] not in SHELL_ONLY for w in simple_commands(self.script))
+        return self.ok and any(program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in simple_commands(self.script))
 
     @cached_property
     def grounds(self) -> bool:
