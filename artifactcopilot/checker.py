@@ -35,7 +35,8 @@ class PacketChecker:
         self.store, self.rubric, self.verifier = store, rubric, verifier
 
     def check(self, packet: PhasePacket, skill: Skill) -> CheckResult:
-        reasons = self._schema(packet) + self._evidence(packet) + self._contract(packet, skill) + self._consistency(packet)
+        reasons = (self._schema(packet) + self._evidence(packet) + self._contract(packet, skill)
+                   + self._consistency(packet))
         if reasons:
             return CheckResult(False, reasons)
         if self.verifier is not None:
@@ -83,7 +84,8 @@ class PacketChecker:
             ceiling, _ = supported_score(packet.phase, packet.checklist, packet.evidence_level,
                                          self.store.interventions(), self.rubric)
             if packet.score > ceiling:
-                reasons.append(f"{packet.phase} claims {packet.score.value} but its checklist and evidence support at most {ceiling.value}")
+                reasons.append(f"{packet.phase} claims {packet.score.value} but its checklist and evidence support "
+                               f"at most {ceiling.value}")
         if packet.phase == "D3" and packet.score is not None and packet.score.rank >= 2:
             runs = [r for r in self.store.cited(packet.evidence) if r.kind == "command"]
             rw3 = packet.item("RW3")
@@ -124,5 +126,6 @@ class PacketChecker:
         unconfirmed = [name for name, reason in disputes.items() if UNAVAILABLE in reason]
         if unconfirmed:
             flags.append(Flag(severity="high", code="verifier-unavailable", phase=packet.phase,
-                              message=f"the verifier could not confirm {', '.join(unconfirmed)}: withdrawn, not accepted"))
+                              message=f"the verifier could not confirm {', '.join(unconfirmed)}: "
+                                      "withdrawn, not accepted"))
         return packet.model_copy(update={"flags": packet.flags + flags})

@@ -1,4 +1,5 @@
 """Packet checker: schema, evidence existence and hashes, contract, consistency; graph retries."""
+
 from __future__ import annotations
 
 from artifactcopilot.checker import PacketChecker
@@ -13,7 +14,9 @@ SKILLS = default_skills()
 def d3_packet(store: EvidenceStore, score: Score, rw3: bool = True, level=EvidenceLevel.E2) -> PhasePacket:
     sel = store.add("D3", "selection", "sel.json", "{}")
     run = store.add("D3", "command", "run.log", "$ python3 run.py\nok\n", level=EvidenceLevel.E2)
-    items = [ChecklistItem(item=i, status="satisfied", evidence=[sel.id]) for i in ("RW1", "RW2", "RW4", "RW5", "D3.stable")]
+    items = [
+        ChecklistItem(item=i, status="satisfied", evidence=[sel.id]) for i in ("RW1", "RW2", "RW4", "RW5", "D3.stable")
+    ]
     items.append(ChecklistItem(item="RW3", status="satisfied" if rw3 else "violated", evidence=[run.id]))
     return PhasePacket(phase="D3", score=score, checklist=items, evidence=[sel.id, run.id], evidence_level=level)
 

@@ -1,4 +1,5 @@
 """The reproduction loop: documented command offline, and an agent loop over a scripted chat model."""
+
 from __future__ import annotations
 
 import json
@@ -43,15 +44,23 @@ class ScriptedChatModel(BaseChatModel):
         return self
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        if len(messages) == 1 and str(messages[0].content).startswith("You fill in a table"):  # the format tool's own call
+        if len(messages) == 1 and str(messages[0].content).startswith(
+            "You fill in a table"
+        ):  # the format tool's own call
             self.format_prompts.append(str(messages[0].content))
             return ChatResult(generations=[ChatGeneration(message=AIMessage(content="no table in this output"))])
-        if len(messages) == 1 and str(messages[0].content).startswith("Classify how"):  # the method judge's optional opinion
+        if len(messages) == 1 and str(messages[0].content).startswith(
+            "Classify how"
+        ):  # the method judge's optional opinion
             return ChatResult(generations=[ChatGeneration(message=AIMessage(content="full"))])
         self.seen.append(list(messages))
         turn = self.turns[min(len(self.seen) - 1, len(self.turns) - 1)].model_copy()
         if self.tokens_per_turn:
-            turn.usage_metadata = {"input_tokens": self.tokens_per_turn, "output_tokens": 0, "total_tokens": self.tokens_per_turn}
+            turn.usage_metadata = {
+                "input_tokens": self.tokens_per_turn,
+                "output_tokens": 0,
+                "total_tokens": self.tokens_per_turn,
+            }
         return ChatResult(generations=[ChatGeneration(message=turn)])
 
 
@@ -89,15 +98,24 @@ def test_heuristic_loop_reports_copied_results(tmp_path):
 
 def test_agent_loop_iterates_on_feedback_until_accepted(tmp_path):
     expected = table_of(FUZZ)
-    model = ScriptedChatModel(turns=[
-        call("bash", 1, command="cat README.md"),
-        call("format_table", 2, outputs="afl 1307.0 8.2 0.433"),
-        call("submit", 3, script="echo '| afl | 1307.0 | 8.2 | 0.43 |'\n"),
-        call("submit", 4, script="cat results/table2.md\n"),
-        call("submit", 5, script="python3 campaign.py --out runs\npython3 summarize.py runs\n"),
-        AIMessage(content="done"),
-    ])
-    result = reproduce(FUZZ / "artifact", expected, sandbox(tmp_path), model=model, config=ReproConfig(timeout_s=60), log=lambda _m: None)
+    model = ScriptedChatModel(
+        turns=[
+            call("bash", 1, command="cat README.md"),
+            call("format_table", 2, outputs="afl 1307.0 8.2 0.433"),
+            call("submit", 3, script="echo '| afl | 1307.0 | 8.2 | 0.43 |'\n"),
+            call("submit", 4, script="cat results/table2.md\n"),
+            call("submit", 5, script="python3 campaign.py --out runs\npython3 summarize.py runs\n"),
+            AIMessage(content="done"),
+        ]
+    )
+    result = reproduce(
+        FUZZ / "artifact",
+        expected,
+        sandbox(tmp_path),
+        model=model,
+        config=ReproConfig(timeout_s=60),
+        log=lambda _m: None,
+    )
     assert result.passed and result.mode == "agent" and result.steps == 5
     assert [v.category for _, v in result.attempts] == ["mismatch", "copied", "success"]
     assert result.verdict.method == "full" and "campaign.py" in result.script
@@ -105,7 +123,9 @@ def test_agent_loop_iterates_on_feedback_until_accepted(tmp_path):
     assert copied.method == "copy" and copied.llm_opinion == "full"  # an opinion is recorded, the evidence decides
     tool_results = [e["result"] for e in result.transcript if e["event"] == "tool"]
     assert "| afl | 1307.0 | 8.2 | 0.43 |" in tool_results[1]  # the format tool filled the row it was given
-    assert len(model.format_prompts) == 1 and "1398.4" not in model.format_prompts[0]  # and asked the model for the rest
+    assert (
+        len(model.format_prompts) == 1 and "1398.4" not in model.format_prompts[0]
+    )  # and asked the model for the rest
     assert tool_results[2].startswith("mismatch") and "copied" in tool_results[3]
     # Only the obfuscated table reaches the model; mismatch feedback reveals no unreproduced value.
     prompt = model.seen[0][0].content + model.seen[0][1].content
@@ -118,14 +138,24 @@ def test_agent_loop_iterates_on_feedback_until_accepted(tmp_path):
 def test_agent_loop_stops_at_the_step_and_cost_limits(tmp_path):
     expected = table_of(FUZZ)
     idle = ScriptedChatModel(turns=[call("bash", 1, command="ls")])
-    result = reproduce(FUZZ / "artifact", expected, sandbox(tmp_path), model=idle, config=ReproConfig(max_steps=3), log=lambda _m: None)
+    result = reproduce(
+        FUZZ / "artifact", expected, sandbox(tmp_path), model=idle, config=ReproConfig(max_steps=3), log=lambda _m: None
+    )
     assert result.steps == 3 and not result.passed and result.script is None and result.stopped == "step limit"
     # priced by the review's price table (gpt-4o: $2.50 per million prompt tokens), not a private one
     settings = LLMSettings(model="gpt-4o", prices=load_prices())
     pricey = ScriptedChatModel(turns=[call("bash", 1, command="ls")], tokens_per_turn=200_000)
-    result = reproduce(FUZZ / "artifact", expected, sandbox(tmp_path), model=pricey,
-                       config=ReproConfig(max_cost_usd=1.0, llm=settings), log=lambda _m: None)
-    assert result.steps == 2 and result.cost_usd == pytest.approx(1.0) and result.stopped == "cost limit"  # $0.50 per turn
+    result = reproduce(
+        FUZZ / "artifact",
+        expected,
+        sandbox(tmp_path),
+        model=pricey,
+        config=ReproConfig(max_cost_usd=1.0, llm=settings),
+        log=lambda _m: None,
+    )
+    assert (
+        result.steps == 2 and result.cost_usd == pytest.approx(1.0) and result.stopped == "cost limit"
+    )  # $0.50 per turn
     assert obfuscate(expected).rows[0][1] == "????.?"
 
 
@@ -145,11 +175,22 @@ class Flaky(ScriptedChatModel):
 
 def test_agent_calls_are_retried_and_transcribed_like_a_reviews(tmp_path):
     expected = table_of(FUZZ)
-    model = Flaky(turns=[call("bash", 1, command="ls"), call("submit", 2, script="python3 campaign.py --out runs\n"
-                                                                                   "python3 summarize.py runs\n")], failures=2)
+    model = Flaky(
+        turns=[
+            call("bash", 1, command="ls"),
+            call("submit", 2, script="python3 campaign.py --out runs\npython3 summarize.py runs\n"),
+        ],
+        failures=2,
+    )
     settings = LLMSettings(model="gpt-4o-mini", prices=load_prices(), backoff_s=0.0)
-    result = reproduce(FUZZ / "artifact", expected, sandbox(tmp_path), model=model,
-                       config=ReproConfig(timeout_s=60, llm=settings), log=lambda _m: None)
+    result = reproduce(
+        FUZZ / "artifact",
+        expected,
+        sandbox(tmp_path),
+        model=model,
+        config=ReproConfig(timeout_s=60, llm=settings),
+        log=lambda _m: None,
+    )
     assert result.passed and result.steps == 2
     events = [e["event"] for e in result.transcript]
     assert events.count("retry") == 2 and events.count("response") >= 2 and "tool" in events

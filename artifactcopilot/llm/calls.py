@@ -4,6 +4,7 @@ A `ModelCaller` is made once per review (or per reproduction) from its `LLMSetti
 agent, its verifier and the reproduction agent's one-shot helpers all call the model through it,
 so every call is retried the same way, counted against the same limits and written to a transcript.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,23 +37,37 @@ class ModelCaller:
         transcript.write("prompt", messages=[message_record(m) for m in messages[sent:]])
 
         def on_retry(n: int, exc: BaseException, delay: float) -> None:
-            transcript.write("retry", attempt=n, status=status_of(exc), error=f"{type(exc).__name__}: {exc}"[:300],
-                             delay_s=round(delay, 2))
+            transcript.write(
+                "retry",
+                attempt=n,
+                status=status_of(exc),
+                error=f"{type(exc).__name__}: {exc}"[:300],
+                delay_s=round(delay, 2),
+            )
 
         s = self.settings
         try:
-            response = with_retries(lambda: runnable.invoke(messages), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry)
+            response = with_retries(
+                lambda: runnable.invoke(messages), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry
+            )
         except (json.JSONDecodeError, KeyError, openai.APIResponseValidationError) as exc:
             self.meter.charge(None)  # the call happened and may have been billed; count it
             transcript.write("unparsable", error=f"{type(exc).__name__}: {exc}"[:500])
             raise UnparsableResponse(str(exc)[:300]) from exc
         usage = self.meter.charge(response)
-        transcript.write("response", message=message_record(response), input_tokens=usage.input_tokens,
-                         output_tokens=usage.output_tokens, review_usd=round(self.meter.usd, 6), review_calls=self.meter.calls)
+        transcript.write(
+            "response",
+            message=message_record(response),
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            review_usd=round(self.meter.usd, 6),
+            review_calls=self.meter.calls,
+        )
         return response
 
     def counted(self, model, transcript: Transcript) -> CountedModel:
-        """`model` for code that calls `model.invoke(prompt)` once (format tool, method opinion), through this caller."""
+        """`model` for code that calls `model.invoke(prompt)` once (format tool, method opinion), through this
+        caller."""
         return CountedModel(model, self, transcript)
 
 
@@ -64,7 +79,9 @@ class CountedModel:
 
     @property
     def model_name(self) -> str:
-        return str(getattr(self.model, "model_name", None) or getattr(self.model, "model", None) or self.caller.settings.model)
+        return str(
+            getattr(self.model, "model_name", None) or getattr(self.model, "model", None) or self.caller.settings.model
+        )
 
     def invoke(self, prompt: Any) -> AIMessage:
         limit = self.caller.down or self.caller.meter.exceeded()

@@ -1,4 +1,5 @@
 """The chat model behind an OpenAI-compatible endpoint, and a quick check that the endpoint answers."""
+
 from __future__ import annotations
 
 import httpx
@@ -16,9 +17,16 @@ def make_chat_model(settings: LLMSettings):
     from langchain_openai import ChatOpenAI
 
     kwargs = {"seed": settings.seed} if settings.seed is not None else {}
-    return ChatOpenAI(model=settings.model, base_url=settings.base_url, api_key=settings.api_key,
-                      temperature=settings.temperature, max_tokens=settings.max_output_tokens,
-                      timeout=settings.request_timeout_s, max_retries=0, **kwargs)
+    return ChatOpenAI(
+        model=settings.model,
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        temperature=settings.temperature,
+        max_tokens=settings.max_output_tokens,
+        timeout=settings.request_timeout_s,
+        max_retries=0,
+        **kwargs,
+    )
 
 
 def check_endpoint(settings: LLMSettings) -> None:
@@ -26,8 +34,9 @@ def check_endpoint(settings: LLMSettings) -> None:
     base = (settings.base_url or "https://api.openai.com/v1").rstrip("/")
     hint = "start the model server or fix OPENAI_BASE_URL / OPENAI_API_KEY; --agent heuristic reviews offline"
     try:
-        response = httpx.get(f"{base}/models", headers={"Authorization": f"Bearer {settings.api_key}"},
-                             timeout=settings.probe_timeout_s)
+        response = httpx.get(
+            f"{base}/models", headers={"Authorization": f"Bearer {settings.api_key}"}, timeout=settings.probe_timeout_s
+        )
     except httpx.HTTPError as exc:
         detail = f"{type(exc).__name__}: {str(exc)[:120] or 'no answer'}"
         raise LLMUnavailable(f"cannot reach the LLM endpoint {base} ({detail})", hint) from None

@@ -8,6 +8,7 @@ act on, a tool that fails is an observation, never a crash. On the last step the
 `submit_packet`) is forced. The loop stops when `done()` holds (by default: the final tool returned
 without error), at the step limit, or at a limit of the review.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -57,8 +58,9 @@ class ToolLoop:
     """Sent when a reply has no tool call."""
     final_called: bool = field(default=False, init=False)
 
-    def run(self, messages: list[BaseMessage], transcript: Transcript, done: Callable[[], bool] | None = None,
-            sent: int = 0) -> LoopResult:
+    def run(
+        self, messages: list[BaseMessage], transcript: Transcript, done: Callable[[], bool] | None = None, sent: int = 0
+    ) -> LoopResult:
         """Continue the conversation; messages[sent:] have not been logged yet. `messages` grows in place."""
         by_name = {t.name: t for t in self.tools}
         done = done or (lambda: self.final_called)
@@ -90,14 +92,20 @@ class ToolLoop:
                 return LoopResult("done", step + 1)
         return LoopResult("steps", self.max_steps)
 
-    def _answer(self, reply: AIMessage, messages: list[BaseMessage], by_name: dict[str, BaseTool],
-                transcript: Transcript) -> None:
+    def _answer(
+        self, reply: AIMessage, messages: list[BaseMessage], by_name: dict[str, BaseTool], transcript: Transcript
+    ) -> None:
         """Every tool call of the reply, good or malformed, gets exactly one answer."""
         for bad in reply.invalid_tool_calls:
             transcript.write("malformed", name=bad.get("name"), args=bad.get("args"), error=bad.get("error"))
-            messages.append(ToolMessage(f"malformed tool call '{bad.get('name')}': {bad.get('error') or 'arguments are not valid JSON'}. "
-                                        "Call the tool again with JSON arguments that match its schema.",
-                                        tool_call_id=bad.get("id") or "invalid", status="error"))
+            messages.append(
+                ToolMessage(
+                    f"malformed tool call '{bad.get('name')}': {bad.get('error') or 'arguments are not valid JSON'}. "
+                    "Call the tool again with JSON arguments that match its schema.",
+                    tool_call_id=bad.get("id") or "invalid",
+                    status="error",
+                )
+            )
         for call in reply.tool_calls:
             result, ok = self._call(call, by_name)
             if ok and call["name"] == self.final:

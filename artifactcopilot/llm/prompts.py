@@ -1,4 +1,5 @@
 """Prompt templates (prompts/*.md, data files) filled with str.format-style fields."""
+
 from __future__ import annotations
 
 from functools import cache

@@ -1,4 +1,5 @@
 """Retries with exponential backoff on rate limits, server errors and dropped connections."""
+
 from __future__ import annotations
 
 import random
@@ -33,9 +34,14 @@ def retry_after(exc: BaseException) -> float | None:
         return None
 
 
-def with_retries(call: Callable[[], T], retries: int, base_s: float, max_s: float,
-                 on_retry: Callable[[int, BaseException, float], None] = lambda n, e, d: None,
-                 sleep: Callable[[float], None] = time.sleep) -> T:
+def with_retries(
+    call: Callable[[], T],
+    retries: int,
+    base_s: float,
+    max_s: float,
+    on_retry: Callable[[int, BaseException, float], None] = lambda n, e, d: None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
     """Run `call`; on a retryable failure wait and try again, at most `retries` more times."""
     attempt = 0
     while True:
@@ -46,7 +52,7 @@ def with_retries(call: Callable[[], T], retries: int, base_s: float, max_s: floa
                 raise
             delay = retry_after(exc)
             if delay is None:
-                delay = base_s * (2 ** attempt) * (1 + 0.1 * random.random())  # jitter spreads concurrent reviews
+                delay = base_s * (2**attempt) * (1 + 0.1 * random.random())  # jitter spreads concurrent reviews
             delay = min(max_s, max(0.0, delay))
             attempt += 1
             on_retry(attempt, exc, delay)

@@ -5,6 +5,7 @@ run directory the lines are kept in `records`, e.g. for the reproduction command
 transcript is a trace, never evidence: packets cannot cite it and the rule engine never reads it.
 Every line passes the secret redactor before it is written.
 """
+
 from __future__ import annotations
 
 import json

@@ -6,6 +6,7 @@ and judge feedback, which reveals no more than the cells already reproduced. The
 in the one tool loop of the LLM path (llm/loop.py) with its settings, prices, retries and transcript;
 the format tool's and the method judge's model calls go through the same caller.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,11 +26,21 @@ from .loop import Log, ReproConfig, ReproResult, outputs_text
 
 PROMPT = Path(__file__).parent / "prompts" / "agent.md"
 MAX_TOOL_OUTPUT = 10_000
-STOPPED = {"done": "accepted", "steps": "step limit", "cost": "cost limit", "wall": "wall-clock limit", "unavailable": "model unavailable"}
+STOPPED = {
+    "done": "accepted",
+    "steps": "step limit",
+    "cost": "cost limit",
+    "wall": "wall-clock limit",
+    "unavailable": "model unavailable",
+}
 
 
 def _clip(text: str) -> str:
-    return text if len(text) <= MAX_TOOL_OUTPUT else f"[... {len(text) - MAX_TOOL_OUTPUT} characters cut ...]\n" + text[-MAX_TOOL_OUTPUT:]
+    return (
+        text
+        if len(text) <= MAX_TOOL_OUTPUT
+        else f"[... {len(text) - MAX_TOOL_OUTPUT} characters cut ...]\n" + text[-MAX_TOOL_OUTPUT:]
+    )
 
 
 def llm_settings(model, config: ReproConfig) -> LLMSettings:
@@ -40,7 +51,9 @@ def llm_settings(model, config: ReproConfig) -> LLMSettings:
     return base.model_copy(update={"max_steps": config.max_steps, "max_cost_usd": config.max_cost_usd})
 
 
-def agent_loop(artifact: Path, expected: Table, sandbox: Sandbox, model, config: ReproConfig, log: Log = print) -> ReproResult:
+def agent_loop(
+    artifact: Path, expected: Table, sandbox: Sandbox, model, config: ReproConfig, log: Log = print
+) -> ReproResult:
     label = expected.label or "the table"
     hidden = obfuscate(expected)
     result = ReproResult(label=label, mode="agent")
@@ -54,7 +67,9 @@ def agent_loop(artifact: Path, expected: Table, sandbox: Sandbox, model, config:
         res = work.run(command, timeout=config.timeout_s)
         rec = res.record
         status = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
-        return _clip(f"[{status}]\n{res.stdout_full.decode('utf-8', 'replace')}\n{res.stderr_full.decode('utf-8', 'replace')}")
+        return _clip(
+            f"[{status}]\n{res.stdout_full.decode('utf-8', 'replace')}\n{res.stderr_full.decode('utf-8', 'replace')}"
+        )
 
     def format_tool(outputs: str) -> str:
         """Fill the hidden table with the values found in `outputs` (execution output text)."""
@@ -70,12 +85,27 @@ def agent_loop(artifact: Path, expected: Table, sandbox: Sandbox, model, config:
         log(f"submission {len(result.attempts)}: {verdict.category}, {verdict.matched}/{verdict.total} cells")
         return f"{verdict.category}: {verdict.feedback}"
 
-    tools = [StructuredTool.from_function(bash), StructuredTool.from_function(format_tool, name="format_table"),
-             StructuredTool.from_function(submit)]
-    prompt = PROMPT.read_text(encoding="utf-8").format(label=label, table=render_markdown(hidden), max_steps=settings.max_steps)
-    messages: list[BaseMessage] = [SystemMessage(prompt), HumanMessage(f"Reproduce {label}. Start by reading the README.")]
-    loop = ToolLoop(model, caller, tools, final="submit", max_steps=settings.max_steps, scope="reproduction",
-                    nudge="Use a tool. When the script is ready, call submit with it.")
+    tools = [
+        StructuredTool.from_function(bash),
+        StructuredTool.from_function(format_tool, name="format_table"),
+        StructuredTool.from_function(submit),
+    ]
+    prompt = PROMPT.read_text(encoding="utf-8").format(
+        label=label, table=render_markdown(hidden), max_steps=settings.max_steps
+    )
+    messages: list[BaseMessage] = [
+        SystemMessage(prompt),
+        HumanMessage(f"Reproduce {label}. Start by reading the README."),
+    ]
+    loop = ToolLoop(
+        model,
+        caller,
+        tools,
+        final="submit",
+        max_steps=settings.max_steps,
+        scope="reproduction",
+        nudge="Use a tool. When the script is ready, call submit with it.",
+    )
     try:
         outcome = loop.run(messages, transcript, done=lambda: result.passed)
     finally:

@@ -25,7 +25,8 @@ from .judges import RunEvidence, Verdict, artifact_files, judge_submission
 Log = Callable[[str], None]
 MAX_CANDIDATES = 4
 REPRO_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table", re.IGNORECASE)
-INLINE_RUN = re.compile(r"(?:reproduce|regenerate|obtain|get)\s+(?:the\s+)?(?:results?\s+(?:of|in)\s+)?{label}\b[^`\n]{{0,80}}?`([^`\n]+)`",
+INLINE_RUN = re.compile(r"(?:reproduce|regenerate|obtain|get)\s+(?:the\s+)?(?:results?\s+(?:of|in)\s+)?{label}\b"
+                        r"[^`\n]{{0,80}}?`([^`\n]+)`",
                         re.IGNORECASE)
 
 
@@ -74,11 +75,13 @@ def _norm_label(label: str) -> str:
 
 def find_table(tables: list[Table], label: str) -> Table | None:
     want = _norm_label(label).casefold()
-    return next((t for t in tables if (t.label or "").casefold() == want or (t.ref or "").casefold() == label.casefold()), None)
+    return next((t for t in tables
+                 if (t.label or "").casefold() == want or (t.ref or "").casefold() == label.casefold()), None)
 
 
 def documented_scripts(artifact: Path, label: str) -> list[tuple[str, str]]:
-    """(script, where documented) for the table, best first: code blocks naming it, then prose, then results sections."""
+    """(script, where documented) for the table, best first: code blocks naming it, then prose, then results
+    sections."""
     files = artifact_files(artifact)
     entry = locate_entry(artifact, files)
     if entry is None:
@@ -117,7 +120,8 @@ def outputs_text(run: RunEvidence | None) -> str:
     return "\n\n".join(text for _, text in run.outputs) if run else ""
 
 
-def heuristic_loop(artifact: Path, expected: Table, sandbox: Sandbox, config: ReproConfig, log: Log = print) -> ReproResult:
+def heuristic_loop(artifact: Path, expected: Table, sandbox: Sandbox, config: ReproConfig,
+                   log: Log = print) -> ReproResult:
     label = expected.label or "the table"
     result = ReproResult(label=label)
     candidates = documented_scripts(artifact, label)

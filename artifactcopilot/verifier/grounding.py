@@ -4,6 +4,7 @@ packet once the claims its evidence does not back are withdrawn.
 Only evidence the packet cites counts, and only tool-written evidence: a run's command log (see
 `runs.py` for which runs ground a claim) and the comparison records the comparing tools write.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,11 @@ class Grounds:
         self.matched = self.reproduced = self.copied = False
         for record in (_json(store, r) for r in self.cited if r.kind == "comparison"):
             self._read_comparison(record)
-        self.acquired = any((d := _json(store, r)).get("file_count") and not d.get("error")
-                            for r in self.cited if r.kind == "acquisition")
+        self.acquired = any(
+            (d := _json(store, r)).get("file_count") and not d.get("error")
+            for r in self.cited
+            if r.kind == "acquisition"
+        )
 
     # ---- runs ------------------------------------------------------------------------------------
     def grounded(self, *kinds: str) -> list[RunView]:
@@ -68,8 +72,11 @@ class Grounds:
     def _all_runs(self) -> dict[str, RunView]:
         """Every workflow and transfer run of the review (a comparison may read a file one of them wrote)."""
         if self._store_runs is None:
-            self._store_runs = {ev.id: run_view(self.store, ev, self.files) for ev in self.store.all()
-                                if ev.kind in ("command", "transfer")}
+            self._store_runs = {
+                ev.id: run_view(self.store, ev, self.files)
+                for ev in self.store.all()
+                if ev.kind in ("command", "transfer")
+            }
         return self._store_runs
 
     def _source_grounded(self, source: str) -> bool:
@@ -118,12 +125,18 @@ ITEM_RULES: dict[str, Rule] = {
     "D2.evaluable": (lambda g: g.probed(), "cites no probe or setup step that ran a program and exited 0"),
     "D4.executed": (lambda g: bool(g.grounded("command", "transfer")) or g.matched, f"cites no output of {RUN}"),
     "D4.mapping": (lambda g: g.matched, f"cites no comparison in which the output of {RUN} matched paper cells"),
-    "D4.main_result": (lambda g: g.reproduced, f"cites no comparison in which the output of {RUN} reproduced a paper table"),
+    "D4.main_result": (
+        lambda g: g.reproduced,
+        f"cites no comparison in which the output of {RUN} reproduced a paper table",
+    ),
     "D5.transfer_validated": (lambda g: bool(g.grounded("transfer")), f"cites no transfer run of {RUN}"),
     "D5.repeatable": (lambda g: g.repeated("transfer"), f"cites no second transfer run of the same {RUN[2:]}"),
 }
 FACT_RULES: dict[str, Rule] = {
-    "table_reproduced": (lambda g: g.reproduced, f"no cited comparison of the output of {RUN} reproduced a paper table"),
+    "table_reproduced": (
+        lambda g: g.reproduced,
+        f"no cited comparison of the output of {RUN} reproduced a paper table",
+    ),
     "transfer_validated": (lambda g: bool(g.grounded("transfer")), f"no cited transfer run of {RUN}"),
 }
 CLAIM_FACTS = tuple(FACT_RULES)
@@ -147,7 +160,10 @@ def grounding_problems(packet: PhasePacket, store: EvidenceStore, rubric) -> lis
             reasons.append(f"grounding: {key} is claimed but {why}")
     level = g.supported_level()
     if packet.evidence_level > level:
-        reasons.append(f"grounding: evidence level {packet.evidence_level.value} claimed but the cited evidence shows {level.value}")
+        reasons.append(
+            f"grounding: evidence level {packet.evidence_level.value} claimed "
+            f"but the cited evidence shows {level.value}"
+        )
     return reasons
 
 
@@ -155,8 +171,11 @@ def ground(packet: PhasePacket, store: EvidenceStore, rubric) -> PhasePacket:
     """The packet with every unbacked claim withdrawn, the evidence level lowered to what the cited
     evidence shows and the score (or the gate) recomputed from what remains."""
     g = grounds_for(packet, store, rubric)
-    disputes = {c.item: rule[1] for c in packet.checklist
-                if (rule := ITEM_RULES.get(c.item)) and c.status == "satisfied" and not rule[0](g)}
+    disputes = {
+        c.item: rule[1]
+        for c in packet.checklist
+        if (rule := ITEM_RULES.get(c.item)) and c.status == "satisfied" and not rule[0](g)
+    }
     disputes |= {key: why for key, (holds, why) in FACT_RULES.items() if packet.facts.get(key) is True and not holds(g)}
     packet = withdraw(packet, disputes)
     level = min(packet.evidence_level, g.supported_level(), key=lambda lv: lv.rank)
@@ -165,8 +184,12 @@ def ground(packet: PhasePacket, store: EvidenceStore, rubric) -> PhasePacket:
 
 def withdraw(packet: PhasePacket, disputes: dict[str, str]) -> PhasePacket:
     """Disputed checklist items become violated ("withdrawn: <reason>"); disputed claimed facts become false."""
-    checklist = [c.model_copy(update={"status": "violated", "note": f"{WITHDRAWN}{disputes[c.item]}"[:300]})
-                 if c.item in disputes and c.status == "satisfied" else c for c in packet.checklist]
+    checklist = [
+        c.model_copy(update={"status": "violated", "note": f"{WITHDRAWN}{disputes[c.item]}"[:300]})
+        if c.item in disputes and c.status == "satisfied"
+        else c
+        for c in packet.checklist
+    ]
     facts = {k: (False if k in disputes and v is True else v) for k, v in packet.facts.items()}
     return packet.model_copy(update={"checklist": checklist, "facts": facts})
 
@@ -191,17 +214,23 @@ def tool_facts(packet: PhasePacket, store: EvidenceStore, rubric) -> dict[str, A
     if not declared:
         return {}
     g = grounds_for(packet, store, rubric)
-    values = {"table_reproduced": packet.facts.get("table_reproduced") is True and g.reproduced, "copied_results": g.copied}
+    values = {
+        "table_reproduced": packet.facts.get("table_reproduced") is True and g.reproduced,
+        "copied_results": g.copied,
+    }
     return {k: values[k] for k in declared}
 
 
 def disputed_in(packet: PhasePacket, reasons: list[str]) -> dict[str, str]:
     """The claims the reasons dispute: for each reason, the satisfied item or claimed fact it names first."""
-    claims = [c.item for c in packet.checklist if c.status == "satisfied"] + [k for k in CLAIM_FACTS if packet.facts.get(k) is True]
+    claims = [c.item for c in packet.checklist if c.status == "satisfied"] + [
+        k for k in CLAIM_FACTS if packet.facts.get(k) is True
+    ]
     disputes: dict[str, str] = {}
     for reason in reasons:
-        found = [(m.start(), name) for name in claims
-                 if (m := re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", reason))]
+        found = [
+            (m.start(), name) for name in claims if (m := re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", reason))
+        ]
         if found:
             disputes.setdefault(min(found)[1], reason)
     return disputes
@@ -213,7 +242,7 @@ def claims_above(packet: PhasePacket, rubric, level: str = "WR") -> list[str]:
     if dim is None:
         return []
     ranks = list(dim.levels)  # ordered from the top level down
-    below = ranks[ranks.index(level):] if level in ranks else []
+    below = ranks[ranks.index(level) :] if level in ranks else []
     needed_below = {i for lv in below for i in _items(dim.levels[lv])}
     above = {i for lv in ranks if lv not in below for i in _items(dim.levels[lv])} - needed_below
     items = [c.item for c in packet.checklist if c.status == "satisfied" and c.item in above]

@@ -24,6 +24,7 @@ from ..sandbox.commandlog import CommandLog, parse_log
 from .shell import NO_PROGRAM, RUNNERS, program_words, simple_commands
 
 GROUNDING_INVOCATIONS = ("documented", "fix")
+# fmt: off
 SHELL_ONLY = frozenset({
     "echo", "printf", "true", "false", ":", "cat", "tac", "head", "tail", "ls", "pwd", "cd", "pushd", "popd", "test",
     "[", "[[", "export", "set", "unset", "alias", "read", "sleep", "yes", "seq", "wc", "sort", "uniq", "cut", "paste",
@@ -54,6 +55,7 @@ SETUP_VERBS = frozenset({"install", "ci", "add", "sync", "lock", "fetch", "downl
 INLINE = frozenset({"-c", "-e", "--eval", "-command", "-r", "--execute-string"})
 VERSION_ONLY = frozenset({"--version", "-V", "-v", "version", "--help", "-h", "help"})
 SCRIPT_EXT = (".py", ".sh", ".bash", ".r", ".jl", ".pl", ".rb", ".js", ".ipynb", ".m", ".lua", ".php", ".jar")
+# fmt: on
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\d)")
 IMPORT = re.compile(r"\b(?:import|from|library|require|using)\s*\(?\s*['\"]?([A-Za-z_][\w.]*)")
 QUOTED = re.compile(r"['\"]([^'\"\s]+)['\"]")
@@ -190,7 +192,9 @@ class RunView:
     @property
     def ran_program(self) -> bool:
         """Exit 0 from some program beyond shell builtins (what a probe of the environment needs)."""
-        return self.ok and any(program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in simple_commands(self.script))
+        return self.ok and any(
+            program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in simple_commands(self.script)
+        )
 
     @cached_property
     def grounds(self) -> bool:

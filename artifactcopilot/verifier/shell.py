@@ -2,11 +2,13 @@
 
 Only reads command text (a command log's script); nothing is executed.
 """
+
 from __future__ import annotations
 
 import re
 import shlex
 
+# fmt: off
 WRAPPERS = frozenset({
     "time", "nohup", "exec", "command", "builtin", "nice", "ionice", "stdbuf", "timeout", "env", "sudo", "xvfb-run",
     "taskset", "unbuffer", "npx",
@@ -19,6 +21,7 @@ KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!",
 NO_PROGRAM = frozenset({"for", "select", "case", "function", "fi", "done", "esac", "}", ")", ";;"})
 ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_]\w*)['\"]?")
+# fmt: on
 
 
 def simple_commands(script: str) -> list[list[str]]:

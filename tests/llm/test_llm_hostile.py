@@ -6,6 +6,7 @@ review of the same artifact: claims resting on `echo`/`printf`/`probe true`/a do
 checked-in results, a `sed -i` on core code run as a probe, a verifier that says "inconsistent"
 every turn, and a verifier that raises or never answers.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,8 +34,15 @@ ATTEMPTS = 2  # packet submissions per phase: the last one is committed downgrad
 
 
 def review(out: Path, case: Path, agent=None) -> Report:
-    req = ReviewRequest(paper=case / "paper.md", artifact=str(case / "artifact"), out=out, sandbox="local",
-                        timeout_s=60, agent="heuristic" if agent is None else "llm", max_attempts=ATTEMPTS)
+    req = ReviewRequest(
+        paper=case / "paper.md",
+        artifact=str(case / "artifact"),
+        out=out,
+        sandbox="local",
+        timeout_s=60,
+        agent="heuristic" if agent is None else "llm",
+        max_attempts=ATTEMPTS,
+    )
     return run_review(req, agent=agent)[0]
 
 
@@ -67,17 +75,27 @@ class Claimant(CarefulReviewer):
 
     PLANS: ClassVar[dict[str, list]] = {
         "D2": [("detect_environment", {}), ("probe", {"command": "true", "purpose": "is the environment ready"})],
-        "D3": [("record_evidence", {"kind": "selection", "name": "selection", "content": "python3 bench.py (README)"}),
-               ("run_workflow", {"command": "cat results/table2.md", "purpose": "the documented results"}),
-               ("run_workflow", {"command": PRINTF, "purpose": "the table"}),
-               ("run_workflow", {"command": "echo ok", "purpose": "smoke test"})],
-        "D4": [("paper_tables", {}), ("compare_table", {"table": "Table 2", "source": "<printf>"}),
-               ("compare_table", {"table": "Table 2", "source": "<cat>"})],
-        "D5": [("record_evidence", {"kind": "reuse", "name": "reuse", "content": "python3 bench.py --sizes 500 5000"}),
-               ("run_transfer", {"command": "echo '| 500 | 411.0 | 129.9 |'", "purpose": "new sizes"}),
-               ("run_transfer", {"command": "echo '| 500 | 411.0 | 129.9 |'", "purpose": "again"})],
+        "D3": [
+            ("record_evidence", {"kind": "selection", "name": "selection", "content": "python3 bench.py (README)"}),
+            ("run_workflow", {"command": "cat results/table2.md", "purpose": "the documented results"}),
+            ("run_workflow", {"command": PRINTF, "purpose": "the table"}),
+            ("run_workflow", {"command": "echo ok", "purpose": "smoke test"}),
+        ],
+        "D4": [
+            ("paper_tables", {}),
+            ("compare_table", {"table": "Table 2", "source": "<printf>"}),
+            ("compare_table", {"table": "Table 2", "source": "<cat>"}),
+        ],
+        "D5": [
+            ("record_evidence", {"kind": "reuse", "name": "reuse", "content": "python3 bench.py --sizes 500 5000"}),
+            ("run_transfer", {"command": "echo '| 500 | 411.0 | 129.9 |'", "purpose": "new sizes"}),
+            ("run_transfer", {"command": "echo '| 500 | 411.0 | 129.9 |'", "purpose": "again"}),
+        ],
     }
-    FACTS: ClassVar[dict[str, dict]] = {"D4": {"table_reproduced": True, "copied_results": False}, "D5": {"transfer_validated": True}}
+    FACTS: ClassVar[dict[str, dict]] = {
+        "D4": {"table_reproduced": True, "copied_results": False},
+        "D5": {"transfer_validated": True},
+    }
 
     def __call__(self, messages):
         phase, _ = phase_of(messages)
@@ -87,7 +105,7 @@ class Claimant(CarefulReviewer):
         if step < len(plan):
             tool, args = plan[step]
             return call(tool, **{k: self.memory.get(v, v) for k, v in args.items()})
-        evidence = [r["evidence"] for r in results(messages)[-len(plan):] if "evidence" in r]
+        evidence = [r["evidence"] for r in results(messages)[-len(plan) :] if "evidence" in r]
         if phase == "D2":
             self.memory["<probe>"] = evidence[-1]
         if phase == "D3":
@@ -105,7 +123,10 @@ def test_display_commands_and_a_probe_that_does_nothing_ground_no_claim(tmp_path
     assert report.dimensions["D3"].score.rank <= Score.WR.rank and report.dimensions["D4"].score == Score.R
     d3 = {c.item: c for c in report.dimensions["D3"].checklist}
     assert d3["RW3"].status == "violated" and d3["RW3"].note.startswith("withdrawn: ")
-    assert report.dimensions["D2"].checklist[2].item == "D2.evaluable" and report.dimensions["D2"].checklist[2].status == "violated"
+    assert (
+        report.dimensions["D2"].checklist[2].item == "D2.evaluable"
+        and report.dimensions["D2"].checklist[2].status == "violated"
+    )
     assert any(f.code == "llm-claims-withdrawn" and f.phase == "D3" for f in report.flags)
     # the README documents `cat results/table2.md`: documented, exit 0, and still no run of the artifact
     logs = [parse_log((out / e.path).read_text()) for e in report.evidence if e.kind == "command"]
@@ -123,8 +144,17 @@ def test_a_sed_on_core_code_run_as_a_probe_is_an_I4_edit(tmp_path, offline):
             return call("probe", command="python3 --version", purpose="interpreter")
         if step == 3:
             env, probe = results(messages)[-3]["evidence"], results(messages)[-1]["evidence"]
-            return packet("D2", [it("D2.declared", True, [env]), it("D2.setup_ok", True, [probe]),
-                                 it("D2.evaluable", True, [probe]), it("D2.pinned", True, [env]), it("D2.isolated", True, [env])], "E2")
+            return packet(
+                "D2",
+                [
+                    it("D2.declared", True, [env]),
+                    it("D2.setup_ok", True, [probe]),
+                    it("D2.evaluable", True, [probe]),
+                    it("D2.pinned", True, [env]),
+                    it("D2.isolated", True, [env]),
+                ],
+                "E2",
+            )
         return None
 
     reviewer = CarefulReviewer()
@@ -138,8 +168,13 @@ def test_a_sed_on_core_code_run_as_a_probe_is_an_I4_edit(tmp_path, offline):
 
 def disputes_everything(messages):
     claims = messages[1].content.split("Claims you may dispute", 1)[1].split(":", 1)[1].split("\n", 1)[0]
-    return call("verdict", consistent=False, disputed=[{"item": c.strip(), "reason": "the evidence does not show it"}
-                                                       for c in claims.split(",") if c.strip()])
+    return call(
+        "verdict",
+        consistent=False,
+        disputed=[
+            {"item": c.strip(), "reason": "the evidence does not show it"} for c in claims.split(",") if c.strip()
+        ],
+    )
 
 
 def test_a_verifier_that_says_inconsistent_every_turn_gets_the_claims_withdrawn(tmp_path, offline):

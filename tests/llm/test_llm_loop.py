@@ -1,5 +1,6 @@
 """The one tool loop of the LLM path: every call answered, the final tool forced on the last step,
 limits and an unreachable endpoint stop it; and it is the only loop over tool calls in the package."""
+
 from __future__ import annotations
 
 import ast
@@ -63,12 +64,22 @@ def loop_with(policy, max_steps=6, **settings):
 
 
 def test_every_call_is_answered_and_the_final_tool_ends_the_loop():
-    replies = iter([
-        AIMessage(content="", invalid_tool_calls=[{"name": "add", "args": "{a: 1", "id": "bad", "error": "not JSON",
-                                                   "type": "invalid_tool_call"}]),
-        call("add", a="one", b=2), call("nope"), call("refuse"), AIMessage(content="thinking"),
-        call("add", a=1, b=2), call("finish", answer="3"),
-    ])
+    replies = iter(
+        [
+            AIMessage(
+                content="",
+                invalid_tool_calls=[
+                    {"name": "add", "args": "{a: 1", "id": "bad", "error": "not JSON", "type": "invalid_tool_call"}
+                ],
+            ),
+            call("add", a="one", b=2),
+            call("nope"),
+            call("refuse"),
+            AIMessage(content="thinking"),
+            call("add", a=1, b=2),
+            call("finish", answer="3"),
+        ]
+    )
     outcome, messages, log, _, transcript = loop_with(lambda m: next(replies), max_steps=10)
     assert outcome.stop == "done" and outcome.steps == 7 and log == ["3"]
     answers = [m.content for m in messages if isinstance(m, (ToolMessage, HumanMessage))][1:]
@@ -107,7 +118,9 @@ def test_an_unreachable_endpoint_stops_this_loop_and_the_next_at_once():
     first = loop.run([HumanMessage("go")], transcript)
     assert first.stop == "unavailable" and "APIConnectionError" in first.error and shared.down
     assert [e["event"] for e in transcript.records].count("retry") == 1
-    again = ToolLoop(Recording(policy=down, calls=[], bound=[]), shared, tools([]), final="finish").run([HumanMessage("go")], transcript)
+    again = ToolLoop(Recording(policy=down, calls=[], bound=[]), shared, tools([]), final="finish").run(
+        [HumanMessage("go")], transcript
+    )
     assert again.stop == "unavailable" and again.steps == 0
 
 

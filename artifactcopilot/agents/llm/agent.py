@@ -7,6 +7,7 @@ messages) lives only while the phase does; what crosses to the next phase is the
 and its evidence. Facts only tools can establish (a reproduced table, copied results) are taken
 from the tool-written evidence the packet cites, never from the model.
 """
+
 from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -24,8 +25,12 @@ from .prompt import phase_prompt
 from .toolbox import LLMToolbox
 from .verifier import DialogueVerifier
 
-LIMIT_TEXT = {"steps": "reached its step limit without submitting a packet", "cost": "stopped at the review's cost limit",
-              "wall": "stopped at the review's wall-clock limit", "unavailable": "could not reach the model"}
+LIMIT_TEXT = {
+    "steps": "reached its step limit without submitting a packet",
+    "cost": "stopped at the review's cost limit",
+    "wall": "stopped at the review's wall-clock limit",
+    "unavailable": "could not reach the model",
+}
 
 
 class LLMReviewAgent:
@@ -50,13 +55,23 @@ class LLMReviewAgent:
         box = LLMToolbox(tools, skill, self.settings.tool_output_chars)
         messages = self._working.get(phase) if context.attempt > 1 else None
         if messages is None:
-            messages = [SystemMessage(render("agent_system")),
-                        HumanMessage(phase_prompt(skill, context, tools, self.settings.max_steps))]
+            messages = [
+                SystemMessage(render("agent_system")),
+                HumanMessage(phase_prompt(skill, context, tools, self.settings.max_steps)),
+            ]
         else:
-            messages.append(HumanMessage(render("agent_feedback", reasons="\n".join(f"- {r}" for r in context.feedback))))
+            messages.append(
+                HumanMessage(render("agent_feedback", reasons="\n".join(f"- {r}" for r in context.feedback)))
+            )
         self._working[phase] = messages
-        loop = ToolLoop(self.model, self.caller, box.langchain_tools(), final="submit_packet", max_steps=self.settings.max_steps,
-                        nudge="Act only through tool calls. When the phase is done, call submit_packet.")
+        loop = ToolLoop(
+            self.model,
+            self.caller,
+            box.langchain_tools(),
+            final="submit_packet",
+            max_steps=self.settings.max_steps,
+            nudge="Act only through tool calls. When the phase is done, call submit_packet.",
+        )
         outcome = loop.run(messages, transcript, done=lambda: box.submitted is not None)
         if box.submitted is not None:
             return self._finish(box.submitted, context, tools, transcript)
@@ -65,22 +80,37 @@ class LLMReviewAgent:
 
     def _finish(self, packet: PhasePacket, context: PhaseContext, tools, transcript: Transcript) -> PhasePacket:
         mine = [i.id for i in tools.store.interventions() if i.phase == packet.phase]
-        packet = packet.model_copy(update={"attempt": context.attempt,
-                                           "interventions": list(dict.fromkeys(packet.interventions + mine))})
+        packet = packet.model_copy(
+            update={"attempt": context.attempt, "interventions": list(dict.fromkeys(packet.interventions + mine))}
+        )
         # not the model's to set: a reproduced table and copied results are what the cited tool verdicts say
-        packet = packet.model_copy(update={"facts": {**packet.facts, **tool_facts(packet, tools.store, context.rubric)}})
+        packet = packet.model_copy(
+            update={"facts": {**packet.facts, **tool_facts(packet, tools.store, context.rubric)}}
+        )
         if context.attempt >= self.settings.max_attempts:
             # Last attempt: what the cited evidence does not back is withdrawn here, not left to a downgrade.
             problems = grounding_problems(packet, tools.store, context.rubric)
             if problems:
                 packet = ground(packet, tools.store, context.rubric)
-                packet = packet.model_copy(update={"flags": packet.flags + [Flag(
-                    severity="medium", code="llm-claims-withdrawn", phase=packet.phase, message="; ".join(problems)[:500])]})
+                packet = packet.model_copy(
+                    update={
+                        "flags": packet.flags
+                        + [
+                            Flag(
+                                severity="medium",
+                                code="llm-claims-withdrawn",
+                                phase=packet.phase,
+                                message="; ".join(problems)[:500],
+                            )
+                        ]
+                    }
+                )
         transcript.write("submitted", packet=packet.model_dump(mode="json"))
         return packet
 
-    def _limit_packet(self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript,
-                      reason: str | None = None) -> PhasePacket:
+    def _limit_packet(
+        self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript, reason: str | None = None
+    ) -> PhasePacket:
         """Commit what the phase has: its evidence so far, nothing claimed, and a flag saying why."""
         phase, store, rubric = skill.phase, tools.store, context.rubric
         have = [r for r in store.all() if r.phase == phase]
@@ -91,19 +121,46 @@ class LLMReviewAgent:
             if kind == "acquisition":
                 have.append(tools.acquire_artifact()[1])
             else:
-                have.append(store.add_json(phase, kind, "not-established", {"established": False, "reason": LIMIT_TEXT[limit]},
-                                           f"{phase} {LIMIT_TEXT[limit]}: nothing established", EvidenceLevel.E0))
+                have.append(
+                    store.add_json(
+                        phase,
+                        kind,
+                        "not-established",
+                        {"established": False, "reason": LIMIT_TEXT[limit]},
+                        f"{phase} {LIMIT_TEXT[limit]}: nothing established",
+                        EvidenceLevel.E0,
+                    )
+                )
         ids = [r.id for r in have][-20:]
-        checklist = [{"item": i, "status": "violated", "evidence": ids[:3], "note": f"not established: the agent {LIMIT_TEXT[limit]}"}
-                     for i in skill.contract.checklist]
+        checklist = [
+            {
+                "item": i,
+                "status": "violated",
+                "evidence": ids[:3],
+                "note": f"not established: the agent {LIMIT_TEXT[limit]}",
+            }
+            for i in skill.contract.checklist
+        ]
         detail = f" ({reason or self.caller.down})" if limit == "unavailable" else ""
-        flag = Flag(severity="high", code=f"llm-{limit}-limit" if limit != "unavailable" else "llm-unavailable", phase=phase,
-                    message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}{detail}; committed with the evidence collected so far "
-                            "and nothing claimed")
+        flag = Flag(
+            severity="high",
+            code=f"llm-{limit}-limit" if limit != "unavailable" else "llm-unavailable",
+            phase=phase,
+            message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}{detail}; committed with the evidence collected so far "
+            "and nothing claimed",
+        )
         gate = dict.fromkeys(rubric.registry.gate_checks, False) if phase == rubric.registry.gate_phase else {}
-        packet = PhasePacket(phase=phase, score=Score.R if skill.contract.score else None, gate=gate,
-                             checklist=checklist, evidence=ids, evidence_level=EvidenceLevel.E0, attempt=context.attempt,
-                             interventions=[i.id for i in store.interventions() if i.phase == phase],
-                             summary=f"Not established: the agent {LIMIT_TEXT[limit]}.", flags=[flag])
+        packet = PhasePacket(
+            phase=phase,
+            score=Score.R if skill.contract.score else None,
+            gate=gate,
+            checklist=checklist,
+            evidence=ids,
+            evidence_level=EvidenceLevel.E0,
+            attempt=context.attempt,
+            interventions=[i.id for i in store.interventions() if i.phase == phase],
+            summary=f"Not established: the agent {LIMIT_TEXT[limit]}.",
+            flags=[flag],
+        )
         transcript.write("limit", limit=limit, packet=packet.model_dump(mode="json"))
         return packet

@@ -5,6 +5,7 @@ a tool a skill names that this toolbox lacks fails loudly. Results are compact J
 content inside them is wrapped in <artifact-data> so the prompt can treat it as data. Long text
 is cut with a pointer to the evidence file that holds all of it.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,18 @@ from ..heuristic.gate import NOT_MATERIAL
 
 DATA_OPEN, DATA_CLOSE = "<artifact-data>", "</artifact-data>"
 # Kinds only tools may write: a model-authored note must never pass for a run, a comparison or a log.
-TOOL_KINDS = {"acquisition", "readme", "command", "command-record", "setup", "probe", "transfer", "provenance",
-              "comparison", "error"}
+TOOL_KINDS = {
+    "acquisition",
+    "readme",
+    "command",
+    "command-record",
+    "setup",
+    "probe",
+    "transfer",
+    "provenance",
+    "comparison",
+    "error",
+}
 DOC_FILE = re.compile(r"(^|/)(readme|install|usage|getting[-_]started|docs?/)[^/]*$", re.IGNORECASE)
 
 
@@ -64,14 +75,23 @@ class LLMToolbox:
             self._docs = _norm("\n".join(self.tools.read_file(f, 1_000_000) or "" for f in docs))
         steps = [s for s in re.split(r"&&|;|\n", command) if s.strip() and not s.strip().startswith("cd ")]
         # each step as a whole: `true` is not documented by a README that says "returns true"
-        return bool(steps) and all(re.search(rf"(?<![\w./-]){re.escape(_norm(s))}(?![\w./-])", self._docs) for s in steps)
+        return bool(steps) and all(
+            re.search(rf"(?<![\w./-]){re.escape(_norm(s))}(?![\w./-])", self._docs) for s in steps
+        )
 
     def _command(self, res: CommandResult) -> str:
         rec, ev = res.record, res.evidence
-        return self.out(evidence=ev.id, exit_code=rec.exit_code, timed_out=rec.timed_out, duration_s=rec.duration_s,
-                        files_created=rec.files_created[:30], files_modified=rec.files_modified[:30],
-                        intervention=(f"{res.intervention.id} ({res.intervention.level.value})" if res.intervention else None),
-                        stdout=data(self.cut(rec.stdout, ev.path)), stderr=data(self.cut(rec.stderr, ev.path)))
+        return self.out(
+            evidence=ev.id,
+            exit_code=rec.exit_code,
+            timed_out=rec.timed_out,
+            duration_s=rec.duration_s,
+            files_created=rec.files_created[:30],
+            files_modified=rec.files_modified[:30],
+            intervention=(f"{res.intervention.id} ({res.intervention.level.value})" if res.intervention else None),
+            stdout=data(self.cut(rec.stdout, ev.path)),
+            stderr=data(self.cut(rec.stderr, ev.path)),
+        )
 
     def _action(self, command: str) -> Action:
         return Action("run", command, documented=self.documented(command))
@@ -79,8 +99,9 @@ class LLMToolbox:
     # ---- gate --------------------------------------------------------------------------------
     def acquire_artifact(self) -> str:
         acq, ev = self.tools.acquire_artifact()
-        return self.out(ok=acq.ok, kind=acq.kind, file_count=len(acq.files), files=acq.files[:150],
-                        error=acq.error, evidence=ev.id)
+        return self.out(
+            ok=acq.ok, kind=acq.kind, file_count=len(acq.files), files=acq.files[:150], error=acq.error, evidence=ev.id
+        )
 
     def list_files(self, prefix: str = "") -> str:
         files = [f for f in self.tools.list_files() if f.startswith(prefix)]
@@ -89,8 +110,14 @@ class LLMToolbox:
     def locate_entry(self) -> str:
         entry = self.tools.locate_entry()
         text = (self.tools.read_file(entry) or "") if entry else ""
-        ev = self.tools.store.add_json(self.phase, "entry", "entry-location", {"entry": entry, "bytes": len(text)},
-                                       f"entry document {entry}" if entry else "no entry document found", EvidenceLevel.E1)
+        ev = self.tools.store.add_json(
+            self.phase,
+            "entry",
+            "entry-location",
+            {"entry": entry, "bytes": len(text)},
+            f"entry document {entry}" if entry else "no entry document found",
+            EvidenceLevel.E1,
+        )
         return self.out(entry=entry, readable=bool(text.strip()), evidence=ev.id)
 
     def paper_terms(self) -> str:
@@ -99,10 +126,21 @@ class LLMToolbox:
         texts = [self.tools.read_file(f, 200_000) or "" for f in files[:400]]
         relation = self.tools.paper_terms("\n".join(texts + files))
         relation.update({"material_files": material[:200], "material_count": len(material)})
-        ev = self.tools.store.add_json(self.phase, "relation", "paper-relation", relation,
-                                       f"{relation['shared_count']} shared terms; {len(material)} material files", EvidenceLevel.E1)
-        return self.out(shared_count=relation["shared_count"], shared_terms=relation["shared_terms"][:40],
-                        material_count=len(material), material_files=material[:40], evidence=ev.id)
+        ev = self.tools.store.add_json(
+            self.phase,
+            "relation",
+            "paper-relation",
+            relation,
+            f"{relation['shared_count']} shared terms; {len(material)} material files",
+            EvidenceLevel.E1,
+        )
+        return self.out(
+            shared_count=relation["shared_count"],
+            shared_terms=relation["shared_terms"][:40],
+            material_count=len(material),
+            material_files=material[:40],
+            evidence=ev.id,
+        )
 
     # ---- reading -----------------------------------------------------------------------------
     def read_file(self, path: str, from_runs: bool = False, offset: int = 0) -> str:
@@ -110,9 +148,13 @@ class LLMToolbox:
         text = reader(path)
         if text is None:
             return self.out(error=f"{path}: no such file in the {'run copy' if from_runs else 'artifact'}")
-        part = text[max(0, offset):]
-        return self.out(path=path, chars=len(text), offset=offset,
-                        text=data(self.cut(part, f"{path} (call read_file again with offset={offset + self.limit})")))
+        part = text[max(0, offset) :]
+        return self.out(
+            path=path,
+            chars=len(text),
+            offset=offset,
+            text=data(self.cut(part, f"{path} (call read_file again with offset={offset + self.limit})")),
+        )
 
     def grep(self, pattern: str) -> str:
         try:
@@ -125,14 +167,22 @@ class LLMToolbox:
     def parse_readme(self, path: str) -> str:
         analysis, ev = self.tools.parse_readme(path)
         commands = [{"cmd": c.cmd, "kind": c.kind, "section": c.section} for c in analysis.commands[:40]]
-        return self.out(evidence=ev.id, words=analysis.words, signals=analysis.signals, paper_refs=analysis.paper_refs,
-                        env_vars=analysis.env_vars, long_run_warning=analysis.long_run_warning,
-                        reuse_sections=analysis.reuse_sections, commands=data(json.dumps(commands, ensure_ascii=False)))
+        return self.out(
+            evidence=ev.id,
+            words=analysis.words,
+            signals=analysis.signals,
+            paper_refs=analysis.paper_refs,
+            env_vars=analysis.env_vars,
+            long_run_warning=analysis.long_run_warning,
+            reuse_sections=analysis.reuse_sections,
+            commands=data(json.dumps(commands, ensure_ascii=False)),
+        )
 
     def detect_environment(self) -> str:
         deps, heads, ev = self.tools.detect_environment()
-        return self.out(evidence=ev.id, dependency_files=deps,
-                        contents=data(self.cut(json.dumps(heads, indent=1), ev.path)))
+        return self.out(
+            evidence=ev.id, dependency_files=deps, contents=data(self.cut(json.dumps(heads, indent=1), ev.path))
+        )
 
     # ---- commands ----------------------------------------------------------------------------
     def run_setup(self, command: str, purpose: str) -> str:
@@ -165,8 +215,10 @@ class LLMToolbox:
 
     # ---- claims ------------------------------------------------------------------------------
     def paper_tables(self) -> str:
-        tables = [{"index": i, "label": t.label, "caption": t.caption[:120], "header": t.header, "rows": t.rows[:8]}
-                  for i, t in enumerate(self.tools.paper_tables())]
+        tables = [
+            {"index": i, "label": t.label, "caption": t.caption[:120], "header": t.header, "rows": t.rows[:8]}
+            for i, t in enumerate(self.tools.paper_tables())
+        ]
         return self.out(count=len(tables), tables=data(self.cut(json.dumps(tables, ensure_ascii=False), "the paper")))
 
     def compare_table(self, table: str, source: str) -> str:
@@ -179,13 +231,33 @@ class LLMToolbox:
             return self.out(error=f"'{source}' is neither a cited command evidence id nor a file")
         comp = self.tools.compare_table(expected, text)
         success = bool(comp and comp.success)
-        record = {"table": expected.label, "source": source, "source_kind": kind, "matched": comp.matched if comp else 0,
-                  "total": comp.total if comp else 0, "success": success,
-                  "cells": [c.model_dump() for c in comp.cells] if comp else []}
-        level = EvidenceLevel.E3 if success and kind == "run-output" else EvidenceLevel.E2 if kind == "run-output" else EvidenceLevel.E1
-        ev = self.tools.store.add_json(self.phase, "comparison", f"compare-{expected.label or table}", record,
-                                       f"{expected.label}: {record['matched']}/{record['total']} cells from {source} ({kind})", level)
-        return self.out(evidence=ev.id, matched=record["matched"], total=record["total"], success=success, source_kind=kind)
+        record = {
+            "table": expected.label,
+            "source": source,
+            "source_kind": kind,
+            "matched": comp.matched if comp else 0,
+            "total": comp.total if comp else 0,
+            "success": success,
+            "cells": [c.model_dump() for c in comp.cells] if comp else [],
+        }
+        level = (
+            EvidenceLevel.E3
+            if success and kind == "run-output"
+            else EvidenceLevel.E2
+            if kind == "run-output"
+            else EvidenceLevel.E1
+        )
+        ev = self.tools.store.add_json(
+            self.phase,
+            "comparison",
+            f"compare-{expected.label or table}",
+            record,
+            f"{expected.label}: {record['matched']}/{record['total']} cells from {source} ({kind})",
+            level,
+        )
+        return self.out(
+            evidence=ev.id, matched=record["matched"], total=record["total"], success=success, source_kind=kind
+        )
 
     def _source_text(self, source: str) -> tuple[str | None, str]:
         store = self.tools.store
@@ -217,9 +289,11 @@ class LLMToolbox:
             if func is None:  # a skill names a tool this agent cannot use: fail loudly, never drop it
                 raise ToolScopeError(f"the LLM toolbox has no tool '{name}' named by skill {self.phase}")
             if name == "submit_packet":
-                built.append(StructuredTool.from_function(func=func, name=name, args_schema=PhasePacket,
-                                                          description=TOOLS[name].description))
+                built.append(
+                    StructuredTool.from_function(
+                        func=func, name=name, args_schema=PhasePacket, description=TOOLS[name].description
+                    )
+                )
             else:
                 built.append(StructuredTool.from_function(func=func, name=name, description=TOOLS[name].description))
         return built
-

@@ -9,6 +9,7 @@ A verifier that errs, runs out of turns or budget, or cannot reach the model con
 above WR are disputed as "not confirmed: verifier unavailable", so the checker withdraws them rather than
 accept them. Offline no verifier is plugged in; the checker's rule checks stand alone.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,7 +35,9 @@ EVIDENCE_CHARS = 6000
 
 
 class Dispute(BaseModel):
-    item: str = Field(description="The checklist item id (e.g. RW3, D4.mapping) or claimed fact (table_reproduced) disputed.")
+    item: str = Field(
+        description="The checklist item id (e.g. RW3, D4.mapping) or claimed fact (table_reproduced) disputed."
+    )
     reason: str = Field(description="What the cited evidence shows instead.")
 
 
@@ -55,7 +58,9 @@ class DialogueVerifier:
         problems = grounding_problems(packet, store, self.rubric)
         if problems:
             return CheckResult(False, problems)
-        claims = any(c.status == "satisfied" for c in packet.checklist) or (packet.score is not None and packet.score.rank > 0)
+        claims = any(c.status == "satisfied" for c in packet.checklist) or (
+            packet.score is not None and packet.score.rank > 0
+        )
         if not self.dialogue or not claims:
             return CheckResult(True)  # nothing claimed, or the dialogue is turned off: the rule checks decide
         self._count += 1
@@ -81,35 +86,71 @@ class DialogueVerifier:
 
     def _dialogue(self, packet: PhasePacket, store: EvidenceStore, transcript: Transcript) -> tuple[dict | None, str]:
         cited = cited_ids(packet)
-        claims = [c.item for c in packet.checklist if c.status == "satisfied"] + [k for k in CLAIM_FACTS if packet.facts.get(k) is True]
+        claims = [c.item for c in packet.checklist if c.status == "satisfied"] + [
+            k for k in CLAIM_FACTS if packet.facts.get(k) is True
+        ]
         verdict: dict[str, Any] = {}
 
         def read_evidence(evidence_id: str) -> str:
             if evidence_id not in cited or store.get(evidence_id) is None:
                 return f"'{evidence_id}' is not cited by this packet; cited: {', '.join(cited)}"
             text = store.read(evidence_id)
-            return data(text[:EVIDENCE_CHARS] + (f"\n[... {len(text) - EVIDENCE_CHARS} more characters]" if len(text) > EVIDENCE_CHARS else ""))
+            return data(
+                text[:EVIDENCE_CHARS]
+                + (f"\n[... {len(text) - EVIDENCE_CHARS} more characters]" if len(text) > EVIDENCE_CHARS else "")
+            )
 
         def give_verdict(consistent: bool, disputed: list | None = None) -> str:
             named = [d if isinstance(d, dict) else d.model_dump() for d in disputed or []]
-            named = [{"item": str(d.get("item")), "reason": str(d.get("reason") or "")[:300]} for d in named if d.get("item") in claims]
+            named = [
+                {"item": str(d.get("item")), "reason": str(d.get("reason") or "")[:300]}
+                for d in named
+                if d.get("item") in claims
+            ]
             if not consistent and not named:
                 return f"not recorded: name each claim you dispute; item must be one of {', '.join(claims)}"
             verdict.update(consistent=bool(consistent), disputed=[] if consistent else named[:10])
             return "recorded"
 
-        tools = [StructuredTool.from_function(read_evidence, name="read_evidence", description="Read one cited evidence file."),
-                 StructuredTool.from_function(give_verdict, name="verdict", args_schema=VerdictArgs,
-                                              description="Final answer: consistent, or the claims the evidence does not back.")]
+        tools = [
+            StructuredTool.from_function(
+                read_evidence, name="read_evidence", description="Read one cited evidence file."
+            ),
+            StructuredTool.from_function(
+                give_verdict,
+                name="verdict",
+                args_schema=VerdictArgs,
+                description="Final answer: consistent, or the claims the evidence does not back.",
+            ),
+        ]
         listing = "\n".join(f"- {e}: {r.kind}: {r.summary}" for e in cited if (r := store.get(e)))
-        messages = [SystemMessage(render("verifier_system", turns=str(self.turns))),
-                    HumanMessage(render("verifier_packet", phase=packet.phase, evidence=listing, claims=", ".join(claims),
-                                        packet=packet.model_dump_json(indent=1, exclude={"attempt"})))]
-        loop = ToolLoop(self.model, self.caller, tools, final="verdict", max_steps=self.turns, scope="verification",
-                        nudge="Answer with a tool call: read_evidence or verdict.")
+        messages = [
+            SystemMessage(render("verifier_system", turns=str(self.turns))),
+            HumanMessage(
+                render(
+                    "verifier_packet",
+                    phase=packet.phase,
+                    evidence=listing,
+                    claims=", ".join(claims),
+                    packet=packet.model_dump_json(indent=1, exclude={"attempt"}),
+                )
+            ),
+        ]
+        loop = ToolLoop(
+            self.model,
+            self.caller,
+            tools,
+            final="verdict",
+            max_steps=self.turns,
+            scope="verification",
+            nudge="Answer with a tool call: read_evidence or verdict.",
+        )
         outcome = loop.run(messages, transcript, done=lambda: bool(verdict))
         if verdict:
             return verdict, ""
-        reasons = {"steps": f"no verdict within {self.turns} turns", "cost": "the review's cost limit",
-                   "wall": "the review's wall-clock limit"}
+        reasons = {
+            "steps": f"no verdict within {self.turns} turns",
+            "cost": "the review's cost limit",
+            "wall": "the review's wall-clock limit",
+        }
         return None, reasons.get(outcome.stop) or f"model unavailable: {outcome.error}"
