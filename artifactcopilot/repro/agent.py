@@ -55,43 +55,13 @@ def agent_loop(
     artifact: Path, expected: Table, sandbox: Sandbox, model, config: ReproConfig, log: Log = print
 ) -> ReproResult:
     label = expected.label or "the table"
-    hidden = obfuscate(expected)
     result = ReproResult(label=label, mode="agent")
     settings = llm_settings(model, config)
     caller, transcript = ModelCaller(settings), Transcript(None, "repro")
-    counted = caller.counted(model, transcript)  # the format tool and the method judge call the model through it
-    work = sandbox.start(artifact)
-
-    def bash(command: str) -> str:
-        """Run a shell command in the artifact folder; returns exit status, stdout and stderr."""
-        res = work.run(command, timeout=config.timeout_s)
-        rec = res.record
-        status = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
-        return _clip(
-            f"[{status}]\n{res.stdout_full.decode('utf-8', 'replace')}\n{res.stderr_full.decode('utf-8', 'replace')}"
-        )
-
-    def format_tool(outputs: str) -> str:
-        """Fill the hidden table with the values found in `outputs` (execution output text)."""
-        return render_markdown(format_table(hidden, outputs, counted, config.cache_dir))
-
-    def submit(script: str) -> str:
-        """Submit the bash reproduction script; it is judged on a fresh copy of the artifact."""
-        verdict, run = judge_submission(script, artifact, expected, sandbox, config.timeout_s, model=counted)
-        result.attempts.append((script, verdict))
-        if result.verdict is None or verdict.category == "success" or verdict.matched >= result.verdict.matched:
-            result.script, result.verdict = script, verdict
-            result.formatted = format_table(hidden, outputs_text(run))
-        log(f"submission {len(result.attempts)}: {verdict.category}, {verdict.matched}/{verdict.total} cells")
-        return f"{verdict.category}: {verdict.feedback}"
-
-    tools = [
-        StructuredTool.from_function(bash),
-        StructuredTool.from_function(format_tool, name="format_table"),
-        StructuredTool.from_function(submit),
-    ]
+    # the format tool and the method judge call the model through the same caller
+    bench = _Bench(artifact, expected, sandbox, config, caller.counted(model, transcript), result, log)
     prompt = PROMPT.read_text(encoding="utf-8").format(
-        label=label, table=render_markdown(hidden), max_steps=settings.max_steps
+        label=label, table=render_markdown(bench.hidden), max_steps=settings.max_steps
     )
     messages: list[BaseMessage] = [
         SystemMessage(prompt),
@@ -100,7 +70,7 @@ def agent_loop(
     loop = ToolLoop(
         model,
         caller,
-        tools,
+        bench.tools(),
         final="submit",
         max_steps=settings.max_steps,
         scope="reproduction",
@@ -109,8 +79,62 @@ def agent_loop(
     try:
         outcome = loop.run(messages, transcript, done=lambda: result.passed)
     finally:
-        work.close()
+        bench.close()
     result.steps, result.cost_usd, result.transcript = outcome.steps, caller.meter.usd, transcript.records
     result.stopped = STOPPED[outcome.stop] + (f" ({outcome.error})" if outcome.error else "")
     log(f"agent finished after {result.steps} steps (${result.cost_usd:.4f}): {result.stopped}")
     return result
+
+
+class _Bench:
+    """The agent's tools over one working copy of the artifact; submissions are judged on fresh copies."""
+
+    def __init__(
+        self,
+        artifact: Path,
+        expected: Table,
+        sandbox: Sandbox,
+        config: ReproConfig,
+        model,
+        result: ReproResult,
+        log: Log,
+    ):
+        self.artifact, self.expected, self.sandbox, self.config = artifact, expected, sandbox, config
+        self.model, self.result, self.log = model, result, log
+        self.hidden = obfuscate(expected)
+        self.work = sandbox.start(artifact)
+
+    def tools(self) -> list[StructuredTool]:
+        return [
+            StructuredTool.from_function(self.bash, name="bash"),
+            StructuredTool.from_function(self.format_tool, name="format_table"),
+            StructuredTool.from_function(self.submit, name="submit"),
+        ]
+
+    def close(self) -> None:
+        self.work.close()
+
+    def bash(self, command: str) -> str:
+        """Run a shell command in the artifact folder; returns exit status, stdout and stderr."""
+        res = self.work.run(command, timeout=self.config.timeout_s)
+        rec = res.record
+        status = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
+        out, err = res.stdout_full.decode("utf-8", "replace"), res.stderr_full.decode("utf-8", "replace")
+        return _clip(f"[{status}]\n{out}\n{err}")
+
+    def format_tool(self, outputs: str) -> str:
+        """Fill the hidden table with the values found in `outputs` (execution output text)."""
+        return render_markdown(format_table(self.hidden, outputs, self.model, self.config.cache_dir))
+
+    def submit(self, script: str) -> str:
+        """Submit the bash reproduction script; it is judged on a fresh copy of the artifact."""
+        verdict, run = judge_submission(
+            script, self.artifact, self.expected, self.sandbox, self.config.timeout_s, model=self.model
+        )
+        result = self.result
+        result.attempts.append((script, verdict))
+        if result.verdict is None or verdict.category == "success" or verdict.matched >= result.verdict.matched:
+            result.script, result.verdict = script, verdict
+            result.formatted = format_table(self.hidden, outputs_text(run))
+        self.log(f"submission {len(result.attempts)}: {verdict.category}, {verdict.matched}/{verdict.total} cells")
+        return f"{verdict.category}: {verdict.feedback}"

@@ -85,61 +85,23 @@ class DialogueVerifier:
         return CheckResult(False, [f"verifier: {name}: {UNAVAILABLE} ({why})" for name in open_claims])
 
     def _dialogue(self, packet: PhasePacket, store: EvidenceStore, transcript: Transcript) -> tuple[dict | None, str]:
-        cited = cited_ids(packet)
-        claims = [c.item for c in packet.checklist if c.status == "satisfied"] + [
-            k for k in CLAIM_FACTS if packet.facts.get(k) is True
-        ]
-        verdict: dict[str, Any] = {}
-
-        def read_evidence(evidence_id: str) -> str:
-            if evidence_id not in cited or store.get(evidence_id) is None:
-                return f"'{evidence_id}' is not cited by this packet; cited: {', '.join(cited)}"
-            text = store.read(evidence_id)
-            return data(
-                text[:EVIDENCE_CHARS]
-                + (f"\n[... {len(text) - EVIDENCE_CHARS} more characters]" if len(text) > EVIDENCE_CHARS else "")
-            )
-
-        def give_verdict(consistent: bool, disputed: list | None = None) -> str:
-            named = [d if isinstance(d, dict) else d.model_dump() for d in disputed or []]
-            named = [
-                {"item": str(d.get("item")), "reason": str(d.get("reason") or "")[:300]}
-                for d in named
-                if d.get("item") in claims
-            ]
-            if not consistent and not named:
-                return f"not recorded: name each claim you dispute; item must be one of {', '.join(claims)}"
-            verdict.update(consistent=bool(consistent), disputed=[] if consistent else named[:10])
-            return "recorded"
-
-        tools = [
-            StructuredTool.from_function(
-                read_evidence, name="read_evidence", description="Read one cited evidence file."
-            ),
-            StructuredTool.from_function(
-                give_verdict,
-                name="verdict",
-                args_schema=VerdictArgs,
-                description="Final answer: consistent, or the claims the evidence does not back.",
-            ),
-        ]
+        """The verdict (None when there is none) and, without one, why."""
+        cited, verdict = cited_ids(packet), {}
+        claims = [c.item for c in packet.checklist if c.status == "satisfied"]
+        claims += [k for k in CLAIM_FACTS if packet.facts.get(k) is True]
         listing = "\n".join(f"- {e}: {r.kind}: {r.summary}" for e in cited if (r := store.get(e)))
-        messages = [
-            SystemMessage(render("verifier_system", turns=str(self.turns))),
-            HumanMessage(
-                render(
-                    "verifier_packet",
-                    phase=packet.phase,
-                    evidence=listing,
-                    claims=", ".join(claims),
-                    packet=packet.model_dump_json(indent=1, exclude={"attempt"}),
-                )
-            ),
-        ]
+        opening = render(
+            "verifier_packet",
+            phase=packet.phase,
+            evidence=listing,
+            claims=", ".join(claims),
+            packet=packet.model_dump_json(indent=1, exclude={"attempt"}),
+        )
+        messages = [SystemMessage(render("verifier_system", turns=str(self.turns))), HumanMessage(opening)]
         loop = ToolLoop(
             self.model,
             self.caller,
-            tools,
+            _tools(store, cited, claims, verdict),
             final="verdict",
             max_steps=self.turns,
             scope="verification",
@@ -154,3 +116,36 @@ class DialogueVerifier:
             "wall": "the review's wall-clock limit",
         }
         return None, reasons.get(outcome.stop) or f"model unavailable: {outcome.error}"
+
+
+def _tools(store: EvidenceStore, cited: list[str], claims: list[str], verdict: dict[str, Any]) -> list[StructuredTool]:
+    """read_evidence (cited ids only) and verdict (recorded into `verdict` once it names what it disputes)."""
+
+    def read_evidence(evidence_id: str) -> str:
+        if evidence_id not in cited or store.get(evidence_id) is None:
+            return f"'{evidence_id}' is not cited by this packet; cited: {', '.join(cited)}"
+        text = store.read(evidence_id)
+        more = f"\n[... {len(text) - EVIDENCE_CHARS} more characters]" if len(text) > EVIDENCE_CHARS else ""
+        return data(text[:EVIDENCE_CHARS] + more)
+
+    def give_verdict(consistent: bool, disputed: list | None = None) -> str:
+        named = [d if isinstance(d, dict) else d.model_dump() for d in disputed or []]
+        named = [
+            {"item": str(d.get("item")), "reason": str(d.get("reason") or "")[:300]}
+            for d in named
+            if d.get("item") in claims
+        ]
+        if not consistent and not named:
+            return f"not recorded: name each claim you dispute; item must be one of {', '.join(claims)}"
+        verdict.update(consistent=bool(consistent), disputed=[] if consistent else named[:10])
+        return "recorded"
+
+    return [
+        StructuredTool.from_function(read_evidence, name="read_evidence", description="Read one cited evidence file."),
+        StructuredTool.from_function(
+            give_verdict,
+            name="verdict",
+            args_schema=VerdictArgs,
+            description="Final answer: consistent, or the claims the evidence does not back.",
+        ),
+    ]
