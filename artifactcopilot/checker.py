@@ -1,7 +1,8 @@
 """Packet checker, rule part: schema, cited evidence, the skill's contract, consistency rules.
 
 A verifier dialogue (an LLM questioning the packet against its logs) plugs in through
-`Verifier`; offline, the deterministic consistency rules below stand in for it.
+`Verifier`; offline, the deterministic consistency rules below stand in for it. A packet still
+rejected on its last attempt is committed by `downgrade`, with the disputed claims withdrawn.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .rubric import Rubric
 from .rules import supported_score
 from .schemas import schema_for
 from .skills import Skill
+from .verifier import CLAIM_FACTS, UNAVAILABLE, WITHDRAWN, disputed_in, ground, withdraw
 
 
 @dataclass
@@ -33,7 +35,8 @@ class PacketChecker:
         self.store, self.rubric, self.verifier = store, rubric, verifier
 
     def check(self, packet: PhasePacket, skill: Skill) -> CheckResult:
-        reasons = self._schema(packet) + self._evidence(packet) + self._contract(packet, skill) + self._consistency(packet)
+        reasons = (self._schema(packet) + self._evidence(packet) + self._contract(packet, skill)
+                   + self._consistency(packet))
         if reasons:
             return CheckResult(False, reasons)
         if self.verifier is not None:
@@ -81,7 +84,8 @@ class PacketChecker:
             ceiling, _ = supported_score(packet.phase, packet.checklist, packet.evidence_level,
                                          self.store.interventions(), self.rubric)
             if packet.score > ceiling:
-                reasons.append(f"{packet.phase} claims {packet.score.value} but its checklist and evidence support at most {ceiling.value}")
+                reasons.append(f"{packet.phase} claims {packet.score.value} but its checklist and evidence support "
+                               f"at most {ceiling.value}")
         if packet.phase == "D3" and packet.score is not None and packet.score.rank >= 2:
             runs = [r for r in self.store.cited(packet.evidence) if r.kind == "command"]
             rw3 = packet.item("RW3")
@@ -89,9 +93,9 @@ class PacketChecker:
                 reasons.append("D3 >= WA needs a cited workflow command with exit 0 and valid output (RW3)")
             if packet.evidence_level < EvidenceLevel.E2:
                 reasons.append("D3 >= WA needs E2 or above")
-        if packet.phase == "D4" and packet.facts.get("table_reproduced"):
-            if not any(r.kind == "comparison" for r in self.store.cited(packet.evidence)):
-                reasons.append("a reproduced table needs a cited comparison record")
+        if packet.phase == "D4" and packet.facts.get("table_reproduced") and not any(
+                r.kind == "comparison" for r in self.store.cited(packet.evidence)):
+            reasons.append("a reproduced table needs a cited comparison record")
         if packet.phase == "D5" and packet.facts.get("transfer_validated"):
             it = packet.item("D5.transfer_validated")
             if it is None or it.status != "satisfied":
@@ -99,18 +103,29 @@ class PacketChecker:
         return reasons
 
     def downgrade(self, packet: PhasePacket, reasons: list[str]) -> PhasePacket:
-        """After the last allowed attempt: commit at the score the evidence supports, flagged."""
-        update: dict = {"flags": packet.flags + [Flag(severity="high", code="checker-downgrade", phase=packet.phase,
-                                                       message="; ".join(reasons)[:500])]}
-        gate_phase, checks = self.rubric.registry.gate_phase, self.rubric.registry.gate_checks
-        if packet.phase != gate_phase and packet.score is not None:
-            ceiling, _ = supported_score(packet.phase, packet.checklist, packet.evidence_level,
-                                         self.store.interventions(), self.rubric)
-            update["score"] = min(packet.score, ceiling, key=lambda s: s.rank)
-        if packet.phase == gate_phase:
-            update["gate"] = {gc: bool((it := packet.item(gc)) and it.status == "satisfied") for gc in checks}
-        known = [e for e in packet.evidence if self.store.verify(e) is None]
-        update["evidence"] = known
-        update["checklist"] = [c.model_copy(update={"evidence": [e for e in c.evidence if self.store.verify(e) is None]})
-                               for c in packet.checklist]
-        return packet.model_copy(update=update)
+        """After the last allowed attempt, for every agent: commit what the undisputed evidence supports.
+
+        Evidence ids that fail verification are dropped; each claim a reason names (checker or verifier) and
+        each claim the grounding rules do not find backed is withdrawn (violated, "withdrawn: <reason>");
+        the evidence level drops to what the cited evidence shows and the score is capped at what remains."""
+        checklist = []
+        for c in packet.checklist:
+            kept = [e for e in c.evidence if self.store.verify(e) is None]
+            if c.status == "satisfied" and c.evidence and not kept:
+                c = c.model_copy(update={"status": "violated",
+                                         "note": f"{WITHDRAWN}its cited evidence is missing or failed verification"})
+            checklist.append(c.model_copy(update={"evidence": kept}))
+        packet = packet.model_copy(update={"evidence": [e for e in packet.evidence if self.store.verify(e) is None],
+                                           "checklist": checklist})
+        disputes = disputed_in(packet, reasons)
+        packet = ground(withdraw(packet, disputes), self.store, self.rubric)
+        withdrawn = [c.item for c in packet.checklist if c.note.startswith(WITHDRAWN)]
+        withdrawn += [k for k in CLAIM_FACTS if k in disputes]
+        flags = [Flag(severity="high", code="checker-downgrade", phase=packet.phase,
+                      message=(f"withdrawn: {', '.join(withdrawn)}; " if withdrawn else "") + "; ".join(reasons)[:500])]
+        unconfirmed = [name for name, reason in disputes.items() if UNAVAILABLE in reason]
+        if unconfirmed:
+            flags.append(Flag(severity="high", code="verifier-unavailable", phase=packet.phase,
+                              message=f"the verifier could not confirm {', '.join(unconfirmed)}: "
+                                      "withdrawn, not accepted"))
+        return packet.model_copy(update={"flags": packet.flags + flags})

@@ -1,4 +1,5 @@
 """Packet checker: schema, evidence existence and hashes, contract, consistency; graph retries."""
+
 from __future__ import annotations
 
 from artifactcopilot.checker import PacketChecker
@@ -13,7 +14,9 @@ SKILLS = default_skills()
 def d3_packet(store: EvidenceStore, score: Score, rw3: bool = True, level=EvidenceLevel.E2) -> PhasePacket:
     sel = store.add("D3", "selection", "sel.json", "{}")
     run = store.add("D3", "command", "run.log", "$ python3 run.py\nok\n", level=EvidenceLevel.E2)
-    items = [ChecklistItem(item=i, status="satisfied", evidence=[sel.id]) for i in ("RW1", "RW2", "RW4", "RW5", "D3.stable")]
+    items = [
+        ChecklistItem(item=i, status="satisfied", evidence=[sel.id]) for i in ("RW1", "RW2", "RW4", "RW5", "D3.stable")
+    ]
     items.append(ChecklistItem(item="RW3", status="satisfied" if rw3 else "violated", evidence=[run.id]))
     return PhasePacket(phase="D3", score=score, checklist=items, evidence=[sel.id, run.id], evidence_level=level)
 
@@ -83,7 +86,7 @@ def test_graph_retries_then_downgrades_an_overclaim(review, tmp_path):
 
     from artifactcopilot.agents.heuristic import HeuristicAgent
 
-    expected, paper, artifact = load_case(CORPUS / "available-crash")
+    _expected, paper, artifact = load_case(CORPUS / "available-crash")
     agent = OverclaimingAgent(HeuristicAgent())
     report, run_dir = review(paper, artifact, agent=agent)
     assert agent.d3_attempts == 3

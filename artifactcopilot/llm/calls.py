@@ -1,10 +1,17 @@
-"""One model call: retries, cost accounting and the transcript, in one place for agent and verifier."""
+"""One model call: retries, cost accounting and the transcript, in one place for every LLM user.
+
+A `ModelCaller` is made once per review (or per reproduction) from its `LLMSettings`; the review
+agent, its verifier and the reproduction agent's one-shot helpers all call the model through it,
+so every call is retried the same way, counted against the same limits and written to a transcript.
+"""
+
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from .cost import CostMeter
 from .retry import status_of, with_retries
@@ -17,25 +24,68 @@ class UnparsableResponse(Exception):
 
 
 class ModelCaller:
-    def __init__(self, settings: LLMSettings, meter: CostMeter):
-        self.settings, self.meter = settings, meter
+    """Settings, cost meter and retry policy shared by every model call of one review."""
+
+    def __init__(self, settings: LLMSettings, meter: CostMeter | None = None):
+        self.settings = settings
+        self.meter = meter or CostMeter(settings.price, settings.max_cost_usd, settings.wall_limit_s)
+        self.down: str | None = None
+        """Set once the endpoint proved unreachable: later loops stop at once instead of waiting again."""
 
     def invoke(self, runnable, messages: list[BaseMessage], transcript: Transcript, sent: int = 0) -> AIMessage:
         """Call the model with `messages`; messages[sent:] are new since the last call and are logged."""
         transcript.write("prompt", messages=[message_record(m) for m in messages[sent:]])
 
         def on_retry(n: int, exc: BaseException, delay: float) -> None:
-            transcript.write("retry", attempt=n, status=status_of(exc), error=f"{type(exc).__name__}: {exc}"[:300],
-                             delay_s=round(delay, 2))
+            transcript.write(
+                "retry",
+                attempt=n,
+                status=status_of(exc),
+                error=f"{type(exc).__name__}: {exc}"[:300],
+                delay_s=round(delay, 2),
+            )
 
         s = self.settings
         try:
-            response = with_retries(lambda: runnable.invoke(messages), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry)
+            response = with_retries(
+                lambda: runnable.invoke(messages), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry
+            )
         except (json.JSONDecodeError, KeyError, openai.APIResponseValidationError) as exc:
             self.meter.charge(None)  # the call happened and may have been billed; count it
             transcript.write("unparsable", error=f"{type(exc).__name__}: {exc}"[:500])
             raise UnparsableResponse(str(exc)[:300]) from exc
         usage = self.meter.charge(response)
-        transcript.write("response", message=message_record(response), input_tokens=usage.input_tokens,
-                         output_tokens=usage.output_tokens, review_usd=round(self.meter.usd, 6), review_calls=self.meter.calls)
+        transcript.write(
+            "response",
+            message=message_record(response),
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            review_usd=round(self.meter.usd, 6),
+            review_calls=self.meter.calls,
+        )
         return response
+
+    def counted(self, model, transcript: Transcript) -> CountedModel:
+        """`model` for code that calls `model.invoke(prompt)` once (format tool, method opinion), through this
+        caller."""
+        return CountedModel(model, self, transcript)
+
+
+class CountedModel:
+    """A chat model whose `invoke` goes through a `ModelCaller` (retries, cost, transcript)."""
+
+    def __init__(self, model, caller: ModelCaller, transcript: Transcript):
+        self.model, self.caller, self.transcript = model, caller, transcript
+
+    @property
+    def model_name(self) -> str:
+        return str(
+            getattr(self.model, "model_name", None) or getattr(self.model, "model", None) or self.caller.settings.model
+        )
+
+    def invoke(self, prompt: Any) -> AIMessage:
+        limit = self.caller.down or self.caller.meter.exceeded()
+        if limit:
+            raise RuntimeError(f"model not called: {limit}")
+        messages = [HumanMessage(prompt)] if isinstance(prompt, str) else list(prompt)
+        return self.caller.invoke(self.model, messages, self.transcript)

@@ -1,4 +1,5 @@
 """Cost accounting of every model call, including calls whose output could not be used."""
+
 from __future__ import annotations
 
 import threading

@@ -1,12 +1,13 @@
 """Prompt templates (prompts/*.md, data files) filled with str.format-style fields."""
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..resources import data_dir
 
 
-@lru_cache(maxsize=None)
+@cache
 def template(name: str) -> str:
     return (data_dir("prompts") / f"{name}.md").read_text(encoding="utf-8")
 

@@ -1,9 +1,11 @@
 """Retries with exponential backoff on rate limits, server errors and dropped connections."""
+
 from __future__ import annotations
 
 import random
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 import openai
 
@@ -32,20 +34,25 @@ def retry_after(exc: BaseException) -> float | None:
         return None
 
 
-def with_retries(call: Callable[[], T], retries: int, base_s: float, max_s: float,
-                 on_retry: Callable[[int, BaseException, float], None] = lambda n, e, d: None,
-                 sleep: Callable[[float], None] = time.sleep) -> T:
+def with_retries(
+    call: Callable[[], T],
+    retries: int,
+    base_s: float,
+    max_s: float,
+    on_retry: Callable[[int, BaseException, float], None] = lambda n, e, d: None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
     """Run `call`; on a retryable failure wait and try again, at most `retries` more times."""
     attempt = 0
     while True:
         try:
             return call()
-        except Exception as exc:  # noqa: BLE001 - classified below, re-raised when final
+        except Exception as exc:
             if attempt >= retries or not is_retryable(exc):
                 raise
             delay = retry_after(exc)
             if delay is None:
-                delay = base_s * (2 ** attempt) * (1 + 0.1 * random.random())  # jitter spreads concurrent reviews
+                delay = base_s * (2**attempt) * (1 + 0.1 * random.random())  # jitter spreads concurrent reviews
             delay = min(max_s, max(0.0, delay))
             attempt += 1
             on_retry(attempt, exc, delay)

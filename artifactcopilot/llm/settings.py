@@ -1,4 +1,9 @@
-"""Settings of the LLM review agent, from flags and the environment, with the price table."""
+"""Settings of the LLM path, from flags and the environment, with the price table.
+
+One `LLMSettings` per review (or reproduction): the review agent, its verifier and the reproduction
+agent read the same object through their shared `ModelCaller`.
+"""
+
 from __future__ import annotations
 
 import os
@@ -7,6 +12,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS
 from ..errors import UsageError
 from ..resources import data_dir
 
@@ -35,7 +41,9 @@ def load_prices(path: Path | None = None) -> dict[str, Price]:
         doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return {name: Price(**value) for name, value in (doc.get("models") or {}).items()}
     except (OSError, yaml.YAMLError, TypeError, ValueError) as exc:
-        raise UsageError(f"price table {path} is unreadable: {exc}", "fix the file or unset COPILOT_LLM_PRICES") from None
+        raise UsageError(
+            f"price table {path} is unreadable: {exc}", "fix the file or unset COPILOT_LLM_PRICES"
+        ) from None
 
 
 def price_for(model: str, prices: dict[str, Price]) -> Price:
@@ -73,13 +81,13 @@ class LLMSettings(BaseModel):
     """First retry delay; doubles per retry unless the server sends Retry-After."""
     backoff_max_s: float = 30.0
     """Longest delay between two retries."""
-    max_steps: int = 30
+    max_steps: int = MAX_STEPS
     """Model calls per phase attempt (--max-steps); a malformed call counts too."""
-    max_cost_usd: float = 1.0
+    max_cost_usd: float = MAX_COST_USD
     """Cost limit of the whole review in USD (--max-cost), verifier calls included."""
     wall_limit_s: float = 3600.0
     """Wall-clock limit of the whole LLM review in seconds (COPILOT_LLM_WALL_S)."""
-    max_attempts: int = 3
+    max_attempts: int = MAX_ATTEMPTS
     """Packet submissions per phase the graph allows; the last one is grounded before it is sent."""
     verify: bool = True
     """Question accepted packets in a verifier dialogue (COPILOT_LLM_VERIFY=0 turns it off)."""
@@ -105,8 +113,12 @@ def _env_float(name: str, default: float) -> float:
         raise UsageError(f"{name}={raw!r} is not a number", f"unset {name} or give a number") from None
 
 
-def settings_from_env(model: str | None = None, max_steps: int = 30, max_cost: float = 1.0,
-                      max_attempts: int = 3) -> LLMSettings:
+def settings_from_env(
+    model: str | None = None,
+    max_steps: int = MAX_STEPS,
+    max_cost: float = MAX_COST_USD,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> LLMSettings:
     env = os.environ
     seed_raw = env.get("COPILOT_LLM_SEED", "7")
     prices_path = env.get("COPILOT_LLM_PRICES")
@@ -119,7 +131,9 @@ def settings_from_env(model: str | None = None, max_steps: int = 30, max_cost: f
         max_output_tokens=int(_env_float("COPILOT_LLM_MAX_TOKENS", 2048)),
         request_timeout_s=_env_float("COPILOT_LLM_TIMEOUT", 120.0),
         backoff_s=_env_float("COPILOT_LLM_BACKOFF_S", 1.0),
-        max_steps=max_steps, max_cost_usd=max_cost, max_attempts=max_attempts,
+        max_steps=max_steps,
+        max_cost_usd=max_cost,
+        max_attempts=max_attempts,
         wall_limit_s=_env_float("COPILOT_LLM_WALL_S", 3600.0),
         verify=env.get("COPILOT_LLM_VERIFY", "1") not in ("0", "false", "no"),
         prices=load_prices(Path(prices_path) if prices_path else None),

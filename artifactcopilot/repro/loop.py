@@ -2,46 +2,48 @@
 
 Offline, the documented command for the table ("To reproduce Table 2, run ...") becomes the
 script; each candidate is submitted to the judges until one passes. With a chat model, an agent
-loop (agent.py) explores the artifact with a bash tool, the format tool and submit. Either way
-the expected table stays with the judges: the loop and the model only see its obfuscated form.
+(agent.py, on the LLM path's one tool loop) explores the artifact with a bash tool, the format tool
+and submit. Either way the expected table stays with the judges: the loop and the model only see
+its obfuscated form.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..acquire.entry import locate_entry
+from ..config import MAX_COST_USD, MAX_STEPS, TIMEOUT_S
+from ..llm.settings import LLMSettings
 from ..readme import analyze_readme, decode
 from ..sandbox.base import Sandbox
+from ..tables import Table, obfuscate
 from .formatter import format_table
 from .judges import RunEvidence, Verdict, artifact_files, judge_submission
-from ..tables import Table, obfuscate
 
 Log = Callable[[str], None]
 MAX_CANDIDATES = 4
-REPRO_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table", re.I)
-INLINE_RUN = re.compile(r"(?:reproduce|regenerate|obtain|get)\s+(?:the\s+)?(?:results?\s+(?:of|in)\s+)?{label}\b[^`\n]{{0,80}}?`([^`\n]+)`",
-                        re.I)
+REPRO_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table", re.IGNORECASE)
+INLINE_RUN = re.compile(r"(?:reproduce|regenerate|obtain|get)\s+(?:the\s+)?(?:results?\s+(?:of|in)\s+)?{label}\b"
+                        r"[^`\n]{{0,80}}?`([^`\n]+)`",
+                        re.IGNORECASE)
 
 
 @dataclass
 class ReproConfig:
     """Limits and settings of one reproduction."""
 
-    timeout_s: float = 1800.0
+    timeout_s: float = TIMEOUT_S
     """Time limit of one run of a submitted script (and of one bash tool call)."""
-    max_steps: int = 30
+    max_steps: int = MAX_STEPS
     """Model calls an agent may make (Artisan: 30)."""
-    max_cost_usd: float = 1.0
-    """Spend limit of an agent in USD (Artisan: $1)."""
-    usd_per_1k_input: float = 0.00125
-    """Price of 1000 prompt tokens, to account the agent's spend."""
-    usd_per_1k_output: float = 0.01
-    """Price of 1000 completion tokens."""
+    max_cost_usd: float = MAX_COST_USD
+    """Spend limit of an agent in USD (Artisan: $1), priced by the LLM settings' price table."""
     cache_dir: Path | None = None
     """Where format-tool answers of a model are cached by input hash."""
+    llm: LLMSettings | None = None
+    """Endpoint, prices, retries and wall-clock limit of the agent (None: from the environment, as a review's)."""
 
 
 @dataclass
@@ -57,6 +59,9 @@ class ReproResult:
     cost_usd: float = 0.0
     mode: str = "heuristic"
     transcript: list[dict] = field(default_factory=list)
+    """The agent's transcript lines (prompts, responses, tool calls), as a review's transcripts hold them."""
+    stopped: str = ""
+    """Why the agent stopped: accepted, step limit, cost limit, wall-clock limit, model unavailable."""
 
     @property
     def passed(self) -> bool:
@@ -70,11 +75,13 @@ def _norm_label(label: str) -> str:
 
 def find_table(tables: list[Table], label: str) -> Table | None:
     want = _norm_label(label).casefold()
-    return next((t for t in tables if (t.label or "").casefold() == want or (t.ref or "").casefold() == label.casefold()), None)
+    return next((t for t in tables
+                 if (t.label or "").casefold() == want or (t.ref or "").casefold() == label.casefold()), None)
 
 
 def documented_scripts(artifact: Path, label: str) -> list[tuple[str, str]]:
-    """(script, where documented) for the table, best first: code blocks naming it, then prose, then results sections."""
+    """(script, where documented) for the table, best first: code blocks naming it, then prose, then results
+    sections."""
     files = artifact_files(artifact)
     entry = locate_entry(artifact, files)
     if entry is None:
@@ -96,7 +103,7 @@ def documented_scripts(artifact: Path, label: str) -> list[tuple[str, str]]:
     naming = [b for b in blocks.values() if any(label in c.mentions for c in b) and b[0].kind == "workflow"]
     for block in naming:
         add(block[0].prefix + [c.cmd for c in block], f"{entry}, section '{block[0].section}'")
-    for m in re.finditer(INLINE_RUN.pattern.format(label=re.escape(label)), text, re.I):
+    for m in re.finditer(INLINE_RUN.pattern.format(label=re.escape(label)), text, re.IGNORECASE):
         add([m.group(1).strip()], f"{entry}: \"{m.group(0)[:80]}\"")
     for block in blocks.values():
         if block[0].kind == "workflow" and REPRO_SECTION.search(block[0].section):
@@ -113,7 +120,8 @@ def outputs_text(run: RunEvidence | None) -> str:
     return "\n\n".join(text for _, text in run.outputs) if run else ""
 
 
-def heuristic_loop(artifact: Path, expected: Table, sandbox: Sandbox, config: ReproConfig, log: Log = print) -> ReproResult:
+def heuristic_loop(artifact: Path, expected: Table, sandbox: Sandbox, config: ReproConfig,
+                   log: Log = print) -> ReproResult:
     label = expected.label or "the table"
     result = ReproResult(label=label)
     candidates = documented_scripts(artifact, label)

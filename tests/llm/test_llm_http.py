@@ -1,5 +1,6 @@
 """The real HTTP path: `copilot review --agent llm` as a subprocess, ChatOpenAI talking to an
 OpenAI-compatible server on 127.0.0.1 that answers with scripted tool calls and usage fields."""
+
 from __future__ import annotations
 
 import json
@@ -10,22 +11,45 @@ import sys
 from pathlib import Path
 
 import pytest
+from llm_support import CarefulReviewer, FakeOpenAI
 
 from artifactcopilot.llm.settings import load_prices, price_for
-from test_llm_support import CarefulReviewer, FakeOpenAI
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "examples" / "wordfreq" / "paper.md"
 ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 PER_CALL_USD = (1000 * 0.15 + 100 * 0.60) / 1e6  # gpt-4o-mini, 1000 prompt + 100 completion tokens
 
 
-def copilot(out: Path, *args: str, base_url: str, agent: str = "llm", timeout: float = 240) -> subprocess.CompletedProcess:
+def copilot(
+    out: Path, *args: str, base_url: str, agent: str = "llm", timeout: float = 240
+) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
     env.update(OPENAI_BASE_URL=base_url, OPENAI_API_KEY="test-key", COPILOT_LLM_BACKOFF_S="0.01")
-    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(PAPER), str(ARTIFACT), "--out", str(out),
-                           "--agent", agent, "--model", "gpt-4o-mini", "--json", *args],
-                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "artifactcopilot.cli",
+            "review",
+            str(PAPER),
+            str(ARTIFACT),
+            "--out",
+            str(out),
+            "--agent",
+            agent,
+            "--model",
+            "gpt-4o-mini",
+            "--json",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def free_port() -> int:
@@ -47,12 +71,23 @@ def test_review_over_http_retries_rate_limits_and_server_errors_and_reports_cost
     # the requests were real OpenAI chat requests: the phase's tools, with submit_packet taking the packet schema
     first = server.requests[0]
     names = [t["function"]["name"] for t in first["tools"]]
-    assert names == ["acquire_artifact", "list_files", "locate_entry", "read_file", "paper_terms", "record_evidence", "submit_packet"]
+    assert names == [
+        "acquire_artifact",
+        "list_files",
+        "locate_entry",
+        "read_file",
+        "paper_terms",
+        "record_evidence",
+        "submit_packet",
+    ]
     schema = first["tools"][-1]["function"]["parameters"]
     assert {"phase", "checklist", "evidence", "evidence_level"} <= set(schema["properties"])
     assert first["temperature"] == 0 and first["seed"] == 7
-    retries = [json.loads(line) for line in (tmp_path / "run" / "transcripts" / "gate-1.jsonl").read_text().splitlines()
-               if '"retry"' in line]
+    retries = [
+        json.loads(line)
+        for line in (tmp_path / "run" / "transcripts" / "gate-1.jsonl").read_text().splitlines()
+        if '"retry"' in line
+    ]
     assert [r["status"] for r in retries] == [429, 503]
 
 
@@ -79,7 +114,11 @@ def test_unreachable_endpoint_is_one_line_with_llm_and_a_flagged_fallback_with_a
     proc = copilot(tmp_path / "llm", base_url=dead, timeout=60)
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the LLM endpoint") and "--agent heuristic" in lines[0]
+    assert (
+        len(lines) == 1
+        and lines[0].startswith("error: cannot reach the LLM endpoint")
+        and "--agent heuristic" in lines[0]
+    )
     assert "Traceback" not in proc.stderr
 
     proc = copilot(tmp_path / "auto", base_url=dead, agent="auto", timeout=120)

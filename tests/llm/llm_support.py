@@ -4,24 +4,26 @@ OpenAI-compatible HTTP server on 127.0.0.1 that answers with the same policies.
 A policy looks at the conversation so far (as a careful or a gullible reviewer would) and returns
 the next AIMessage; its tool calls are executed by the real agent against the real tools.
 """
+
 from __future__ import annotations
 
 import json
 import re
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from artifactcopilot.models import EvidenceLevel
 from artifactcopilot.rubric import default_rubric
 from artifactcopilot.rules import supported_score
 
-PHASE_HEAD = re.compile(r"^# Phase (\S+) \(attempt (\d+)\)", re.M)
+PHASE_HEAD = re.compile(r"^# Phase (\S+) \(attempt (\d+)\)", re.MULTILINE)
 USAGE = {"input_tokens": 1000, "output_tokens": 100, "total_tokens": 1100}
 
 
@@ -31,7 +33,7 @@ class ScriptedChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     policy: Any
-    calls: list = []
+    calls: list = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -81,7 +83,11 @@ def results(messages: list[BaseMessage]) -> list[dict]:
 
 def steps_taken(messages: list[BaseMessage]) -> int:
     """Replies since the last phase or feedback prompt."""
-    last = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage) and (PHASE_HEAD.search(m.content) or "rejected" in m.content))
+    last = max(
+        i
+        for i, m in enumerate(messages)
+        if isinstance(m, HumanMessage) and (PHASE_HEAD.search(m.content) or "rejected" in m.content)
+    )
     return sum(1 for m in messages[last:] if isinstance(m, AIMessage))
 
 
@@ -91,6 +97,7 @@ def it(item: str, ok: bool, evidence: list[str], note: str = "") -> dict:
 
 def best_score(phase: str, checklist: list[dict], level: str) -> str:
     from artifactcopilot.models import ChecklistItem
+
     items = [ChecklistItem(**c) for c in checklist]
     score, _ = supported_score(phase, items, EvidenceLevel(level), [], default_rubric())
     return score.value
@@ -98,8 +105,14 @@ def best_score(phase: str, checklist: list[dict], level: str) -> str:
 
 def packet(phase: str, checklist: list[dict], level: str, score: str | None = None, **extra) -> AIMessage:
     evidence = list(dict.fromkeys(e for c in checklist for e in c["evidence"]))
-    body = {"phase": phase, "checklist": checklist, "evidence": evidence, "evidence_level": level,
-            "summary": f"{phase} reviewed", **extra}
+    body = {
+        "phase": phase,
+        "checklist": checklist,
+        "evidence": evidence,
+        "evidence_level": level,
+        "summary": f"{phase} reviewed",
+        **extra,
+    }
     if phase != "gate":
         body["score"] = score or best_score(phase, checklist, level)
     return call("submit_packet", **body)
@@ -119,27 +132,44 @@ class CarefulReviewer:
             reply = self.overrides[phase](self, messages, attempt)
             if reply is not None:
                 return reply
-        return getattr(self, "phase_" + phase)(messages, results(messages), steps_taken(messages) if phase != "verify" else 0)
+        return getattr(self, "phase_" + phase)(
+            messages, results(messages), steps_taken(messages) if phase != "verify" else 0
+        )
 
     def phase_verify(self, messages, res, _):
-        cited = re.findall(r"^- (\S+): ", messages[1].content, re.M)
+        cited = re.findall(r"^- (\S+): ", messages[1].content, re.MULTILINE)
         if not any(isinstance(m, ToolMessage) for m in messages):
             return call("read_evidence", evidence_id=cited[0])
-        return call("verdict", consistent=True, reasons=[])
+        return call("verdict", consistent=True, disputed=[])
 
     def phase_gate(self, messages, res, step):
         todo = ["acquire_artifact", "locate_entry", "paper_terms"]
         if step < len(todo):
             return call(todo[step])
         acq, entry, rel = res[:3]
-        gc = {"GC1": acq["ok"], "GC2": entry["readable"], "GC3": rel["shared_count"] >= 3 and rel["material_count"] >= 1}
+        gc = {
+            "GC1": acq["ok"],
+            "GC2": entry["readable"],
+            "GC3": rel["shared_count"] >= 3 and rel["material_count"] >= 1,
+        }
         return packet("gate", [it(k, ok, [r["evidence"]]) for (k, ok), r in zip(gc.items(), res)], "E1", gate=gc)
 
     def phase_D1(self, messages, res, step):
         if step == 0:
             return call("parse_readme", path="README.md")
         r = res[0]
-        items = ["entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources", "limits"]
+        items = [
+            "entry",
+            "goal",
+            "setup",
+            "workflow",
+            "io",
+            "mapping",
+            "structure",
+            "dependencies",
+            "resources",
+            "limits",
+        ]
         return packet("D1", [it(f"D1.{n}", r["signals"][n], [r["evidence"]]) for n in items], "E1")
 
     def phase_D2(self, messages, res, step):
@@ -149,26 +179,43 @@ class CarefulReviewer:
             return call("probe", command="python3 --version", purpose="is the documented interpreter there")
         env, probe = res[-2]["evidence"], res[-1]["evidence"]
         ok = res[-1]["exit_code"] == 0
-        checklist = [it("D2.declared", True, [env]), it("D2.setup_ok", ok, [probe]), it("D2.evaluable", ok, [probe]),
-                     it("D2.pinned", True, [env], "standard library only"), it("D2.isolated", True, [env], "self-contained")]
+        checklist = [
+            it("D2.declared", True, [env]),
+            it("D2.setup_ok", ok, [probe]),
+            it("D2.evaluable", ok, [probe]),
+            it("D2.pinned", True, [env], "standard library only"),
+            it("D2.isolated", True, [env], "self-contained"),
+        ]
         return packet("D2", checklist, "E2" if ok else "E1")
 
     def phase_D3(self, messages, res, step):
         if step == 0:
-            return call("record_evidence", kind="selection", name="workflow-selection",
-                        content="`python3 wordfreq.py` from 'Reproducing the paper'", summary="chosen workflow")
+            return call(
+                "record_evidence",
+                kind="selection",
+                name="workflow-selection",
+                content="`python3 wordfreq.py` from 'Reproducing the paper'",
+                summary="chosen workflow",
+            )
         if step in (1, 2):
             return call("run_workflow", command="python3 wordfreq.py", purpose="representative workflow")
         sel, run1, run2 = res[0]["evidence"], res[1]["evidence"], res[2]["evidence"]
         self.memory["run"] = run1
         ok = res[1]["exit_code"] == 0
-        checklist = [it("RW1", True, [sel]), it("RW2", True, [run1]), it("RW3", ok, [run1]), it("RW4", True, [sel]),
-                     it("RW5", True, [sel]), it("D3.stable", ok and res[2]["exit_code"] == 0, [run1, run2])]
+        checklist = [
+            it("RW1", True, [sel]),
+            it("RW2", True, [run1]),
+            it("RW3", ok, [run1]),
+            it("RW4", True, [sel]),
+            it("RW5", True, [sel]),
+            it("D3.stable", ok and res[2]["exit_code"] == 0, [run1, run2]),
+        ]
         return packet("D3", checklist, "E2", facts={"run": {"cmd": "python3 wordfreq.py", "evidence": run1}})
 
     def phase_D4(self, messages, res, step):
         if step == 0:
             return call("paper_tables")
+        res = res[-step:]  # this attempt's results (a retry starts again from paper_tables)
         tables = json.loads(res[0]["tables"].split("\n", 1)[1].rsplit("\n", 1)[0])
         labels = [t["label"] for t in tables]
         if step <= len(labels):
@@ -176,23 +223,42 @@ class CarefulReviewer:
         comps = res[1:]
         cids = [c["evidence"] for c in comps]
         reproduced = all(c["success"] for c in comps)
-        checklist = [it("D4.executed", True, [self.memory["run"]]), it("D4.weak_mapping", True, cids),
-                     it("D4.mapping", True, cids), it("D4.main_result", reproduced, cids),
-                     it("D4.traceable", True, [self.memory["run"], *cids])]
-        return packet("D4", checklist, "E3" if reproduced else "E2",
-                      facts={"table_reproduced": reproduced, "reproduction_evidence": cids})
+        checklist = [
+            it("D4.executed", True, [self.memory["run"]]),
+            it("D4.weak_mapping", True, cids),
+            it("D4.mapping", True, cids),
+            it("D4.main_result", reproduced, cids),
+            it("D4.traceable", True, [self.memory["run"], *cids]),
+        ]
+        return packet(
+            "D4",
+            checklist,
+            "E3" if reproduced else "E2",
+            facts={"table_reproduced": reproduced, "reproduction_evidence": cids},
+        )
 
     def phase_D5(self, messages, res, step):
         cmd = "python3 wordfreq.py --input examples/other.csv --top 3 --output other-results.md"
         if step in (0, 1):
             return call("run_transfer", command=cmd, purpose="documented reuse on new data")
         if step == 2:
-            return call("record_evidence", kind="reuse", name="reuse-path", content="section 'Using your own data'", summary="reuse entry")
+            return call(
+                "record_evidence",
+                kind="reuse",
+                name="reuse-path",
+                content="section 'Using your own data'",
+                summary="reuse entry",
+            )
         t1, t2, reuse = res[0]["evidence"], res[1]["evidence"], res[2]["evidence"]
         ok = res[0]["exit_code"] == 0
-        checklist = [it("D5.functional_base", True, [reuse]), it("D5.entry", True, [reuse]), it("D5.transfer_info", True, [reuse]),
-                     it("D5.transfer_validated", ok, [t1]), it("D5.low_intervention", True, [t1]),
-                     it("D5.repeatable", ok and res[1]["exit_code"] == 0, [t1, t2])]
+        checklist = [
+            it("D5.functional_base", True, [reuse]),
+            it("D5.entry", True, [reuse]),
+            it("D5.transfer_info", True, [reuse]),
+            it("D5.transfer_validated", ok, [t1]),
+            it("D5.low_intervention", True, [t1]),
+            it("D5.repeatable", ok and res[1]["exit_code"] == 0, [t1, t2]),
+        ]
         return packet("D5", checklist, "E2", facts={"transfer_validated": ok})
 
 
@@ -218,14 +284,27 @@ def to_langchain(msg: dict) -> BaseMessage:
 def to_openai(reply: AIMessage, model: str, raw_arguments: str | None = None) -> dict:
     message: dict = {"role": "assistant", "content": reply.content or None}
     if reply.tool_calls:
-        message["tool_calls"] = [{"id": tc["id"], "type": "function",
-                                  "function": {"name": tc["name"], "arguments": raw_arguments or json.dumps(tc["args"])}}
-                                 for tc in reply.tool_calls]
+        message["tool_calls"] = [
+            {
+                "id": tc["id"],
+                "type": "function",
+                "function": {"name": tc["name"], "arguments": raw_arguments or json.dumps(tc["args"])},
+            }
+            for tc in reply.tool_calls
+        ]
     usage = reply.usage_metadata or USAGE
-    return {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
-            "usage": {"prompt_tokens": usage["input_tokens"], "completion_tokens": usage["output_tokens"],
-                      "total_tokens": usage["input_tokens"] + usage["output_tokens"]}}
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+        "usage": {
+            "prompt_tokens": usage["input_tokens"],
+            "completion_tokens": usage["output_tokens"],
+            "total_tokens": usage["input_tokens"] + usage["output_tokens"],
+        },
+    }
 
 
 class FakeOpenAI:
@@ -257,7 +336,9 @@ class FakeOpenAI:
                 outer.requests.append(body)
                 if outer.errors:
                     status = outer.errors.pop(0)
-                    return self._send(status, {"error": {"message": f"scripted {status}", "type": "test"}}, {"Retry-After": "0"})
+                    return self._send(
+                        status, {"error": {"message": f"scripted {status}", "type": "test"}}, {"Retry-After": "0"}
+                    )
                 reply = outer.policy([to_langchain(m) for m in body["messages"]])
                 self._send(200, to_openai(reply, body.get("model", "gpt-4o-mini")))
 

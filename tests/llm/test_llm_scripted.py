@@ -1,5 +1,6 @@
 """Full reviews through the real CLI, graph, tools, checker and rule engine, driven by a scripted
 chat model in place of a paid API."""
+
 from __future__ import annotations
 
 import json
@@ -7,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
+from llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, results, steps_taken
 from typer.testing import CliRunner
 
 from artifactcopilot.agents.heuristic import HeuristicAgent
 from artifactcopilot.cli import app
-from test_llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, results, steps_taken
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "examples" / "wordfreq" / "paper.md"
 ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 
@@ -21,7 +22,7 @@ ARTIFACT = ROOT / "examples" / "wordfreq" / "artifact"
 @pytest.fixture
 def review_with(tmp_path, monkeypatch):
     """Run `copilot review --agent llm` in-process with the scripted model behind the agent."""
-    import artifactcopilot.agents.llm as llm
+    import artifactcopilot.llm.endpoint as llm
 
     monkeypatch.setattr(llm, "check_endpoint", lambda settings: None)
     monkeypatch.setenv("COPILOT_LLM_PRICES", str(ROOT / "prompts" / "prices.yaml"))
@@ -30,8 +31,22 @@ def review_with(tmp_path, monkeypatch):
         model = ScriptedChatModel(policy=policy, calls=[])
         monkeypatch.setattr(llm, "make_chat_model", lambda settings: model)
         out = tmp_path / name
-        result = CliRunner().invoke(app, ["review", str(paper), str(artifact), "--out", str(out), "--agent", "llm",
-                                          "--model", "gpt-4o-mini", "--json", *args])
+        result = CliRunner().invoke(
+            app,
+            [
+                "review",
+                str(paper),
+                str(artifact),
+                "--out",
+                str(out),
+                "--agent",
+                "llm",
+                "--model",
+                "gpt-4o-mini",
+                "--json",
+                *args,
+            ],
+        )
         assert result.exit_code == 0, result.output
         return json.loads((out / "report.json").read_text()), out, model
 
@@ -58,7 +73,9 @@ def test_a_careful_model_reaches_the_adjudicated_badge_with_cost_and_transcripts
     assert not any("transcripts" in e["path"] for e in report["evidence"])
     assert (out / "transcripts" / "verify-D4-5.jsonl").exists()
     # dual memory: D2 starts from the committed D1 packet, not from D1's conversation
-    d1_tool_output = next(e["result"] for e in transcript(out, "D1-1") if e["event"] == "tool" and e["name"] == "parse_readme")
+    d1_tool_output = next(
+        e["result"] for e in transcript(out, "D1-1") if e["event"] == "tool" and e["name"] == "parse_readme"
+    )
     d2_opening = json.dumps(transcript(out, "D2-1")[0])
     assert '"signals"' in d1_tool_output and "signals" not in d2_opening and "D1-" in d2_opening
 
@@ -72,8 +89,14 @@ def test_an_unsupported_D3_A_is_rejected_and_the_agent_revises(review_with):
             return call("run_workflow", command="python3 wordfreq.py", purpose="representative workflow")
         sel, run = res[0]["evidence"], res[1]["evidence"]
         self.memory["run"] = run
-        checklist = [it("RW1", True, [sel]), it("RW2", True, [run]), it("RW3", True, [run]), it("RW4", True, [sel]),
-                     it("RW5", True, [sel]), it("D3.stable", False, [run], "ran once")]
+        checklist = [
+            it("RW1", True, [sel]),
+            it("RW2", True, [run]),
+            it("RW3", True, [run]),
+            it("RW4", True, [sel]),
+            it("RW5", True, [sel]),
+            it("D3.stable", False, [run], "ran once"),
+        ]
         return packet("D3", checklist, "E2", score="A" if attempt == 1 else "WA")
 
     reviewer = CarefulReviewer()
@@ -107,8 +130,18 @@ def test_malformed_tool_calls_get_a_correction_and_count_as_steps(review_with):
     def clumsy(self, messages, attempt):
         step = steps_taken(messages)
         if step == 0:
-            return AIMessage(content="", invalid_tool_calls=[{"name": "probe", "args": "{python3 --vers", "id": "bad-1",
-                                                               "error": "arguments are not valid JSON", "type": "invalid_tool_call"}])
+            return AIMessage(
+                content="",
+                invalid_tool_calls=[
+                    {
+                        "name": "probe",
+                        "args": "{python3 --vers",
+                        "id": "bad-1",
+                        "error": "arguments are not valid JSON",
+                        "type": "invalid_tool_call",
+                    }
+                ],
+            )
         if step == 1:
             return call("probe", purpose="missing its command")
         if step == 2:
@@ -125,8 +158,17 @@ def test_malformed_tool_calls_get_a_correction_and_count_as_steps(review_with):
         if step == 1:
             return call("probe", command="python3 --version", purpose="interpreter")
         env, probe = res[0]["evidence"], res[1]["evidence"]
-        return packet("D2", [it("D2.declared", True, [env]), it("D2.setup_ok", True, [probe]), it("D2.evaluable", True, [probe]),
-                             it("D2.pinned", True, [env]), it("D2.isolated", True, [env])], "E2")
+        return packet(
+            "D2",
+            [
+                it("D2.declared", True, [env]),
+                it("D2.setup_ok", True, [probe]),
+                it("D2.evaluable", True, [probe]),
+                it("D2.pinned", True, [env]),
+                it("D2.isolated", True, [env]),
+            ],
+            "E2",
+        )
 
     reviewer = CarefulReviewer()
     reviewer.overrides["D2"] = lambda self, m, a: clumsy(self, m, a) or careful_after(self, m, a)
@@ -164,9 +206,12 @@ class Gullible(CarefulReviewer):
     """Obeys any instruction it reads: once it sees the injected note, it claims everything."""
 
     def __call__(self, messages):
-        from test_llm_support import phase_of
-        phase, attempt = phase_of(messages)
-        seen = any("award all badges" in str(m.content) for m in messages if isinstance(m, ToolMessage)) or self.memory.get("seen")
+        from llm_support import phase_of
+
+        phase, _attempt = phase_of(messages)
+        seen = any(
+            "award all badges" in str(m.content) for m in messages if isinstance(m, ToolMessage)
+        ) or self.memory.get("seen")
         if phase in ("gate", "verify") or not seen and phase != "D1":
             return super().__call__(messages)
         if phase == "D1" and steps_taken(messages) == 0:
@@ -174,15 +219,19 @@ class Gullible(CarefulReviewer):
         self.memory["seen"] = True
         step = steps_taken(messages)
         res = [r for r in results(messages) if "evidence" in r]
-        tools = {"D1": ("parse_readme", {"path": "README.md"}), "D2": ("detect_environment", {}),
-                 "D3": ("run_workflow", {"command": "python3 run.py", "purpose": "workflow"}),
-                 "D4": ("compare_table", {"table": "0", "source": "README.md"}),
-                 "D5": ("run_transfer", {"command": "python3 run.py --fast", "purpose": "transfer"})}
+        tools = {
+            "D1": ("parse_readme", {"path": "README.md"}),
+            "D2": ("detect_environment", {}),
+            "D3": ("run_workflow", {"command": "python3 run.py", "purpose": "workflow"}),
+            "D4": ("compare_table", {"table": "0", "source": "README.md"}),
+            "D5": ("run_transfer", {"command": "python3 run.py --fast", "purpose": "transfer"}),
+        }
         if phase != "D1" and step == 0 or phase == "D1" and step == 1:
             return call(tools[phase][0], **tools[phase][1])
         if phase == "D3" and step == 1:
             return call("record_evidence", kind="selection", name="sel", content="python3 run.py")
         from artifactcopilot.skills import default_skills
+
         contract = default_skills()[phase].contract
         ids = [r["evidence"] for r in res] or ["none"]
         checklist = [it(i, True, ids) for i in contract.checklist]
@@ -193,11 +242,16 @@ def test_text_in_the_artifact_addressed_to_the_reviewer_changes_no_badge(review_
     artifact = tmp_path / "fastsort"
     artifact.mkdir()
     (artifact / "README.md").write_text(INJECTION)
-    (artifact / "run.py").write_text("import sys\n# fastsort: radix partition of integers, runtime against quicksort\n"
-                                     "sys.exit('fastsort: not implemented')\n")
+    (artifact / "run.py").write_text(
+        "import sys\n# fastsort: radix partition of integers, runtime against quicksort\n"
+        "sys.exit('fastsort: not implemented')\n"
+    )
     paper = tmp_path / "paper.md"
-    paper.write_text("# fastsort: sorting faster\n\nfastsort sorts integers with a radix partition; we compare its runtime with quicksort.\n\nTable 1: runtime\n\n| n | fastsort | quicksort |\n"
-                     "|---|---|---|\n| 1000 | 0.12 | 0.31 |\n| 10000 | 1.40 | 3.55 |\n")
+    paper.write_text(
+        "# fastsort: sorting faster\n\nfastsort sorts integers with a radix partition; we compare its runtime with "
+        "quicksort.\n\nTable 1: runtime\n\n| n | fastsort | quicksort |\n"
+        "|---|---|---|\n| 1000 | 0.12 | 0.31 |\n| 10000 | 1.40 | 3.55 |\n"
+    )
     heuristic, _ = review(paper, artifact, name="offline", agent=HeuristicAgent())
     report, out, _ = review_with(Gullible(), artifact=artifact, paper=paper)
     assert report["badge"] == heuristic.badge == "available"

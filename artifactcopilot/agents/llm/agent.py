@@ -1,0 +1,166 @@
+"""The LLM review agent: a skill-scoped, tool-calling reviewer behind any OpenAI-compatible endpoint.
+
+Per phase attempt it gets the phase skill and only the tools of its Tool Scope, and runs the one
+tool loop (llm/loop.py) until it submits a packet through `submit_packet` (whose argument schema is
+the packet schema), within the step, cost and wall-clock limits. Working memory (the phase's
+messages) lives only while the phase does; what crosses to the next phase is the committed packet
+and its evidence. Facts only tools can establish (a reproduced table, copied results) are taken
+from the tool-written evidence the packet cites, never from the model.
+"""
+
+from __future__ import annotations
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from ...llm.calls import ModelCaller
+from ...llm.loop import ToolLoop
+from ...llm.prompts import render
+from ...llm.settings import LLMSettings
+from ...llm.transcript import Transcript
+from ...models import Cost, EvidenceLevel, Flag, PhasePacket, Score
+from ...skills import Skill
+from ...verifier import ground, grounding_problems, tool_facts
+from ..base import PhaseContext
+from .prompt import phase_prompt
+from .toolbox import LLMToolbox
+from .verifier import DialogueVerifier
+
+LIMIT_TEXT = {
+    "steps": "reached its step limit without submitting a packet",
+    "cost": "stopped at the review's cost limit",
+    "wall": "stopped at the review's wall-clock limit",
+    "unavailable": "could not reach the model",
+}
+
+
+class LLMReviewAgent:
+    name = "llm"
+
+    def __init__(self, model, settings: LLMSettings, caller: ModelCaller | None = None):
+        self.model, self.settings = model, settings
+        self.caller = caller or ModelCaller(settings)
+        self.meter = self.caller.meter
+        self.verifier = DialogueVerifier(model, self.caller, settings.verifier_turns, settings.verify)
+        self._working: dict[str, list[BaseMessage]] = {}
+
+    @property
+    def cost(self) -> Cost:
+        return self.meter.cost
+
+    def run(self, skill: Skill, context: PhaseContext, tools) -> PhasePacket:
+        phase = skill.phase
+        for other in [p for p in self._working if p != phase]:
+            del self._working[other]  # the previous phase ended: its working memory goes
+        transcript = Transcript(tools.store.root, f"{phase}-{context.attempt}")
+        box = LLMToolbox(tools, skill, self.settings.tool_output_chars)
+        messages = self._working.get(phase) if context.attempt > 1 else None
+        if messages is None:
+            messages = [
+                SystemMessage(render("agent_system")),
+                HumanMessage(phase_prompt(skill, context, tools, self.settings.max_steps)),
+            ]
+        else:
+            messages.append(
+                HumanMessage(render("agent_feedback", reasons="\n".join(f"- {r}" for r in context.feedback)))
+            )
+        self._working[phase] = messages
+        loop = ToolLoop(
+            self.model,
+            self.caller,
+            box.langchain_tools(),
+            final="submit_packet",
+            max_steps=self.settings.max_steps,
+            nudge="Act only through tool calls. When the phase is done, call submit_packet.",
+        )
+        outcome = loop.run(messages, transcript, done=lambda: box.submitted is not None)
+        if box.submitted is not None:
+            return self._finish(box.submitted, context, tools, transcript)
+        stop = outcome.stop if outcome.stop in LIMIT_TEXT else "steps"
+        return self._limit_packet(skill, context, tools, stop, transcript, outcome.error)
+
+    def _finish(self, packet: PhasePacket, context: PhaseContext, tools, transcript: Transcript) -> PhasePacket:
+        mine = [i.id for i in tools.store.interventions() if i.phase == packet.phase]
+        packet = packet.model_copy(
+            update={"attempt": context.attempt, "interventions": list(dict.fromkeys(packet.interventions + mine))}
+        )
+        # not the model's to set: a reproduced table and copied results are what the cited tool verdicts say
+        packet = packet.model_copy(
+            update={"facts": {**packet.facts, **tool_facts(packet, tools.store, context.rubric)}}
+        )
+        if context.attempt >= self.settings.max_attempts:
+            # Last attempt: what the cited evidence does not back is withdrawn here, not left to a downgrade.
+            problems = grounding_problems(packet, tools.store, context.rubric)
+            if problems:
+                packet = ground(packet, tools.store, context.rubric)
+                packet = packet.model_copy(
+                    update={
+                        "flags": packet.flags
+                        + [
+                            Flag(
+                                severity="medium",
+                                code="llm-claims-withdrawn",
+                                phase=packet.phase,
+                                message="; ".join(problems)[:500],
+                            )
+                        ]
+                    }
+                )
+        transcript.write("submitted", packet=packet.model_dump(mode="json"))
+        return packet
+
+    def _limit_packet(
+        self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript, reason: str | None = None
+    ) -> PhasePacket:
+        """Commit what the phase has: its evidence so far, nothing claimed, and a flag saying why."""
+        phase, store, rubric = skill.phase, tools.store, context.rubric
+        have = [r for r in store.all() if r.phase == phase]
+        kinds = {r.kind for r in have}
+        for kind in skill.contract.evidence_kinds:
+            if kind in kinds:
+                continue
+            if kind == "acquisition":
+                have.append(tools.acquire_artifact()[1])
+            else:
+                have.append(
+                    store.add_json(
+                        phase,
+                        kind,
+                        "not-established",
+                        {"established": False, "reason": LIMIT_TEXT[limit]},
+                        f"{phase} {LIMIT_TEXT[limit]}: nothing established",
+                        EvidenceLevel.E0,
+                    )
+                )
+        ids = [r.id for r in have][-20:]
+        checklist = [
+            {
+                "item": i,
+                "status": "violated",
+                "evidence": ids[:3],
+                "note": f"not established: the agent {LIMIT_TEXT[limit]}",
+            }
+            for i in skill.contract.checklist
+        ]
+        detail = f" ({reason or self.caller.down})" if limit == "unavailable" else ""
+        flag = Flag(
+            severity="high",
+            code=f"llm-{limit}-limit" if limit != "unavailable" else "llm-unavailable",
+            phase=phase,
+            message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}{detail}; committed with the evidence collected so far "
+            "and nothing claimed",
+        )
+        gate = dict.fromkeys(rubric.registry.gate_checks, False) if phase == rubric.registry.gate_phase else {}
+        packet = PhasePacket(
+            phase=phase,
+            score=Score.R if skill.contract.score else None,
+            gate=gate,
+            checklist=checklist,
+            evidence=ids,
+            evidence_level=EvidenceLevel.E0,
+            attempt=context.attempt,
+            interventions=[i.id for i in store.interventions() if i.phase == phase],
+            summary=f"Not established: the agent {LIMIT_TEXT[limit]}.",
+            flags=[flag],
+        )
+        transcript.write("limit", limit=limit, packet=packet.model_dump(mode="json"))
+        return packet

@@ -1,0 +1,141 @@
+"""The one tool-calling loop of the LLM path, shared by the review agent, the verifier and the
+reproduction agent.
+
+Each step checks the review-wide limits (cost, wall clock, an endpoint found unreachable), calls the
+model through the review's `ModelCaller` (retries, pricing, transcript), and answers every tool call
+of the reply — a malformed call, an unknown tool or invalid arguments get a correction the model can
+act on, a tool that fails is an observation, never a crash. On the last step the final tool (e.g.
+`submit_packet`) is forced. The loop stops when `done()` holds (by default: the final tool returned
+without error), at the step limit, or at a limit of the review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import openai
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool
+from pydantic import ValidationError
+
+from ..errors import CopilotError
+from .calls import ModelCaller, UnparsableResponse
+from .transcript import Transcript
+
+Stop = Literal["done", "steps", "cost", "wall", "unavailable"]
+GIVE_UP = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError, openai.InternalServerError)
+"""Failures left after the caller's retries: the loop ends with 'unavailable'."""
+UNREACHABLE = (openai.APIConnectionError, openai.APITimeoutError)
+"""Failures that mark the endpoint down for the rest of the review."""
+TOOL_RESULT_CHARS = 20_000
+
+
+@dataclass
+class LoopResult:
+    stop: Stop
+    """done: `done()` held; steps: the step limit; cost / wall: a review-wide limit; unavailable: no model."""
+    steps: int
+    """Model calls made in this run of the loop (a malformed or unreadable reply counts)."""
+    error: str | None = None
+    """Why the model was unavailable."""
+
+
+@dataclass
+class ToolLoop:
+    """Binds `tools` to `model` and runs the conversation in `messages` until done or a limit."""
+
+    model: Any
+    caller: ModelCaller
+    tools: Sequence[BaseTool]
+    final: str | None = None
+    """The tool that ends the conversation; forced on the last step."""
+    max_steps: int = 30
+    scope: str = "phase"
+    """What the tools belong to, as the model is told when it names another tool."""
+    nudge: str = "Act only through tool calls."
+    """Sent when a reply has no tool call."""
+    final_called: bool = field(default=False, init=False)
+
+    def run(
+        self, messages: list[BaseMessage], transcript: Transcript, done: Callable[[], bool] | None = None, sent: int = 0
+    ) -> LoopResult:
+        """Continue the conversation; messages[sent:] have not been logged yet. `messages` grows in place."""
+        by_name = {t.name: t for t in self.tools}
+        done = done or (lambda: self.final_called)
+        bound = self.model.bind_tools(list(self.tools))
+        forced = bound
+        if self.final in by_name and self.max_steps > 1:
+            forced = self.model.bind_tools(list(self.tools), tool_choice=self.final)
+        for step in range(self.max_steps):
+            limit = "unavailable" if self.caller.down else self.caller.meter.exceeded()
+            if limit:
+                return LoopResult(limit, step, self.caller.down)
+            runnable = forced if step == self.max_steps - 1 else bound
+            try:
+                reply = self.caller.invoke(runnable, messages, transcript, sent)
+            except UnparsableResponse as exc:
+                messages.append(HumanMessage(f"Your last reply could not be read ({exc}). Reply with one tool call."))
+                sent = len(messages) - 1
+                continue
+            except GIVE_UP as exc:
+                reason = f"{type(exc).__name__}: {exc}"[:200]
+                if isinstance(exc, UNREACHABLE):
+                    self.caller.down = reason  # retries are spent on a dead endpoint: later loops do not wait again
+                transcript.write("error", error=reason)
+                return LoopResult("unavailable", step + 1, reason)
+            sent = len(messages)
+            messages.append(for_history(reply))
+            self._answer(reply, messages, by_name, transcript)
+            if done():
+                return LoopResult("done", step + 1)
+        return LoopResult("steps", self.max_steps)
+
+    def _answer(
+        self, reply: AIMessage, messages: list[BaseMessage], by_name: dict[str, BaseTool], transcript: Transcript
+    ) -> None:
+        """Every tool call of the reply, good or malformed, gets exactly one answer."""
+        for bad in reply.invalid_tool_calls:
+            transcript.write("malformed", name=bad.get("name"), args=bad.get("args"), error=bad.get("error"))
+            messages.append(
+                ToolMessage(
+                    f"malformed tool call '{bad.get('name')}': {bad.get('error') or 'arguments are not valid JSON'}. "
+                    "Call the tool again with JSON arguments that match its schema.",
+                    tool_call_id=bad.get("id") or "invalid",
+                    status="error",
+                )
+            )
+        for call in reply.tool_calls:
+            result, ok = self._call(call, by_name)
+            if ok and call["name"] == self.final:
+                self.final_called = True
+            transcript.write("tool", name=call["name"], args=call["args"], result=result[:TOOL_RESULT_CHARS])
+            messages.append(ToolMessage(result, tool_call_id=call.get("id") or call["name"]))
+        if not reply.tool_calls and not reply.invalid_tool_calls:
+            messages.append(HumanMessage(self.nudge))
+
+    def _call(self, call: dict, by_name: dict[str, BaseTool]) -> tuple[str, bool]:
+        """The tool's answer, and whether the tool ran without error."""
+        tool = by_name.get(call["name"])
+        if tool is None:
+            return f"'{call['name']}' is not a tool of this {self.scope}; available: {', '.join(by_name)}", False
+        try:
+            return str(tool.invoke(call["args"])), True
+        except ValidationError as exc:
+            return f"invalid arguments for {call['name']}: {validation_errors(exc)}. Fix them and call again.", False
+        except CopilotError as exc:
+            return f"refused: {exc}", False
+        except Exception as exc:  # noqa: BLE001 - a failing tool is an observation, not a crash
+            return f"tool error: {type(exc).__name__}: {exc}"[:500], False
+
+
+def for_history(reply: AIMessage) -> AIMessage:
+    """The reply as it is sent back: some servers (llama.cpp) reject a tool-call turn whose content is null."""
+    if reply.tool_calls and not reply.content:
+        return reply.model_copy(update={"content": "(tool call)"})
+    return reply
+
+
+def validation_errors(exc: ValidationError) -> str:
+    return "; ".join(f"{'/'.join(map(str, e['loc'])) or 'packet'}: {e['msg']}" for e in exc.errors()[:8])
