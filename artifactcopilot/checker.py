@@ -62,9 +62,10 @@ class PacketChecker:
         if missing:
             reasons.append(f"contract: checklist items not judged: {', '.join(missing)}")
         kinds = {r.kind for r in self.store.cited(packet.evidence)}
-        for kind in skill.contract.evidence_kinds:
-            if kind not in kinds:
-                reasons.append(f"contract: packet cites no '{kind}' evidence")
+        for kind in skill.contract.evidence_kinds:  # "docs|readme": either kind fulfils the contract
+            if not kinds & set(kind.split("|")):
+                either = "' or '".join(kind.split("|"))
+                reasons.append(f"contract: packet cites no '{either}' evidence")
         if skill.contract.score and packet.score is None:
             reasons.append("contract: a dimension score is required")
         reg = self.rubric.registry

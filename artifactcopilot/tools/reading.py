@@ -96,7 +96,7 @@ class Reading:
     def discover_docs(self) -> tuple[Discovery, Evidence]:
         """Every document a reviewer would open, the commands they give (fences, inline code, prose, Makefile
         targets, driver scripts, notebooks) classified and in documentation order; logged."""
-        found = discover(_ArtifactView(self), self.ctx.paper.text)
+        found = discover(ArtifactFiles(self), self.ctx.paper.text)
         kinds = {k: len(found.steps_of(k)) for k in ("install", "data", "download", "workflow", "test", "plot")}
         summary = (f"{len(found.docs)} documents, {len(found.steps)} commands ("
                    + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + f"), {len(found.notebooks)} notebooks")
@@ -116,8 +116,20 @@ class Reading:
         return plan, self.ctx.store.add_json(self.phase, "environment", "environment-plan", plan.to_dict(), summary,
                                              EvidenceLevel.E1)
 
+    def detect_environment(self) -> tuple[list[str], dict[str, str], Evidence]:
+        """The declared environment: dependency, container and setup files with their first lines; logged."""
+        deps = self.dependency_files()
+        heads = {f: (self.read_file(f, 4000) or "")[:1500] for f in deps[:10]}
+        ev = self.ctx.store.add_json(self.phase, "environment", "environment", {"dependency_files": deps, "contents": heads},
+                                     f"{len(deps)} dependency files", EvidenceLevel.E1)
+        return deps, heads, ev
 
-class _ArtifactView:
+    def artifact_view(self) -> ArtifactFiles:
+        """The artifact as discovery reads it (file list and text), without recording anything."""
+        return ArtifactFiles(self)
+
+
+class ArtifactFiles:
     """The artifact as discovery reads it."""
 
     def __init__(self, reading: Reading):
@@ -136,10 +148,3 @@ def _entry_files(cmd: str, cwd: str) -> list[str]:
             out.append(path if cwd in ("", ".") else f"{cwd.rstrip('/')}/{path}")
     return out
 
-    def detect_environment(self) -> tuple[list[str], dict[str, str], Evidence]:
-        """The declared environment: dependency, container and setup files with their first lines; logged."""
-        deps = self.dependency_files()
-        heads = {f: (self.read_file(f, 4000) or "")[:1500] for f in deps[:10]}
-        ev = self.ctx.store.add_json(self.phase, "environment", "environment", {"dependency_files": deps, "contents": heads},
-                                     f"{len(deps)} dependency files", EvidenceLevel.E1)
-        return deps, heads, ev

@@ -30,6 +30,7 @@ TOOLS: dict[str, ToolSpec] = {
     "read_file": ToolSpec("reading", "Read an artifact file (from_runs=true: the copy the runs wrote into). Use offset to page."),
     "read_output": ToolSpec("reading", "Read a file the runs wrote in the sandbox copy.", granted_with="read_file"),
     "dependency_files": ToolSpec("reading", "List the artifact's dependency and environment files.", granted_with="read_file"),
+    "artifact_view": ToolSpec("reading", "The artifact's files as documentation discovery reads them.", granted_with="read_file"),
     "grep": ToolSpec("reading", "Search artifact files for a regular expression."),
     "parse_readme": ToolSpec("reading", "Analyse a README: sections, documented commands, paper references, signals; logged."),
     "detect_environment": ToolSpec("reading", "Record the declared environment: dependency, container and setup files."),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from artifactcopilot.acquire.paper import load_paper
-from artifactcopilot.agents.llm_tools import LLMToolbox
+from artifactcopilot.agents.llm.toolbox import LLMToolbox
 from artifactcopilot.errors import ToolScopeError
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.interventions import Action

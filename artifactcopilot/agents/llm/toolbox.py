@@ -23,6 +23,7 @@ from ...sandbox.commandlog import parse_log
 from ...skills import Skill
 from ...tools import TOOLS, CommandResult, PhaseTools
 from ..heuristic.gate import NOT_MATERIAL
+from .moretools import MoreTools
 
 DATA_OPEN, DATA_CLOSE = "<artifact-data>", "</artifact-data>"
 # Kinds only tools may write: a model-authored note must never pass for a run, a comparison or a log.
@@ -37,6 +38,8 @@ TOOL_KINDS = {
     "provenance",
     "comparison",
     "error",
+    "docs",
+    "location",
 }
 DOC_FILE = re.compile(r"(^|/)(readme|install|usage|getting[-_]started|docs?/)[^/]*$", re.IGNORECASE)
 
@@ -50,7 +53,7 @@ def _norm(cmd: str) -> str:
     return " ".join(cmd.split())
 
 
-class LLMToolbox:
+class LLMToolbox(MoreTools):
     """The tools of one phase attempt, and the packet once submitted."""
 
     def __init__(self, tools: PhaseTools, skill: Skill, output_chars: int = 4000):
