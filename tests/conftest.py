@@ -28,8 +28,11 @@ def review(tmp_path):
     """Run a real offline review; returns (report, run_dir)."""
     from artifactcopilot.review import ReviewRequest, run_review
 
-    def _run(paper, artifact, timeout: float = 60.0, name: str = "run", agent=None, sandbox=None, **kw):
+    def _run(paper, artifact, timeout: float = 60.0, name: str = "run", agent=None, sandbox=None,
+             sandbox_name: str | None = None, **kw):
         out = tmp_path / name
+        if sandbox_name:  # a backend by name (ReviewRequest.sandbox), e.g. pinned so a report does not depend on the machine
+            kw["sandbox"] = sandbox_name
         report, _ = run_review(ReviewRequest(paper=Path(paper), artifact=str(artifact), out=out, timeout_s=timeout, **kw),
                                agent=agent, sandbox=sandbox)
         return report, out

@@ -29,7 +29,7 @@ def test_corpus_covers_every_outcome():
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_reviewer_matches_adjudication(case, review):
     expected, paper, artifact = load_case(case)
-    report, run_dir = review(paper, artifact, timeout=expected.get("review_timeout", 60))
+    report, run_dir = review(paper, artifact, timeout=expected.get("review_timeout", 60), sandbox_name="local")
     jsonschema.validate(json.loads((run_dir / "report.json").read_text()), schema_for("report"))
     assert report.badge == expected["badge"], expected["reason"]
     assert report.badges["reproduced"] == bool(expected.get("reproduced")), expected["reason"]

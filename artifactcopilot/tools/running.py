@@ -236,7 +236,8 @@ class Running:
         intervention = log_intervention(self.ctx, self.phase, action, purpose) if cls.level.rank > 0 else None
         result = session.use_suite(suite)
         ev = self._persist("setup", result.record.cmd, result, name="base-image.log",
-                           outcome="switched" if result.record.ok else "not switched")
+                           outcome=("already in use" if result.stdout_full.startswith(b"already running")
+                                    else "switched") if result.record.ok else "not switched")
         return CommandResult(result.record, ev, intervention)
 
     def build_image(self, dockerfile: str, action: Action, purpose: str) -> CommandResult | None:
