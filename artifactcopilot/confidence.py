@@ -173,7 +173,8 @@ def _revised_phases(run_dir: Path | None) -> list[str]:
     out = []
     for phase in registry().phase_ids:
         try:
-            attempt = json.loads((Path(run_dir) / "packets" / f"{phase}.json").read_text(encoding="utf-8")).get("attempt", 1)
+            packet = json.loads((Path(run_dir) / "packets" / f"{phase}.json").read_text(encoding="utf-8"))
+            attempt = packet.get("attempt", 1)
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(attempt, int) and attempt > 1:

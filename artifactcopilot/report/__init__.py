@@ -78,9 +78,10 @@ def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, 
     if gate is None:
         return ["The availability gate was not decided; nothing else was assessed."]
     if failure is not None:
-        out.append(f"The artifact could not be acquired ({failure.cause}): {failure.reason}")
+        out.append(f"The artifact could not be acquired ({failure.cause}); the reason is in {failure.evidence}.")
     if not all(gate.gate.values()):
-        out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed (treated as not established).")
+        out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed "
+                   "(treated as not established).")
         return out
     for dim in rubric.registry.dimensions:
         packet = packets.get(dim)

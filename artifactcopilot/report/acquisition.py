@@ -17,7 +17,8 @@ _CAUSES: list[tuple[re.Pattern, str, str]] = [
     (re.compile(r"md5 check|bytes but the host|checksum", re.IGNORECASE), "checksum mismatch",
      ("The download does not match the size or checksum the host declares. Run the review again; if it persists, "
      "the file on the host is damaged and should be uploaded again.")),
-    (re.compile(r"corrupt or truncated|is not a zip or tar archive|7z archive|exceeds its declared size", re.IGNORECASE),
+    (re.compile(r"corrupt or truncated|is not a zip or tar archive|7z archive|exceeds its declared size",
+                re.IGNORECASE),
      "archive error",
      ("The archive cannot be unpacked. Re-create it and check that it opens (e.g. `unzip -t` or `tar -tf`) "
      "before publishing it.")),

@@ -20,7 +20,8 @@ from .sections import slug
 
 _CSS = """
 :root{--ok:#1b6e2d;--ok-bg:#e7f5ea;--bad:#a4161a;--bad-bg:#fdeaea;--warn:#8a5300;--warn-bg:#fff3dc;--na:#5f6368}
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;color:#222}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;
+color:#222}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:.5em 0 1em;width:100%;font-size:.92em}
 th,td{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}

@@ -82,7 +82,8 @@ def _dimensions(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -
             out += failed_run_block(extras.failed, links)
         rows = [[esc(c.item), esc(rubric.item_text(c.item)), _STATUS[c.status], esc(c.note), links(c.evidence)]
                 for c in res.checklist]
-        out += table(["Item", "Requirement", "Status", "Note", "Evidence"], rows) if rows else ["No checklist items.", ""]
+        head = ["Item", "Requirement", "Status", "Note", "Evidence"]
+        out += table(head, rows) if rows else ["No checklist items.", ""]
         steps = [s for s in r.derivation if s.rule.startswith(f"{dim_id}.")]  # score-level trace, if recorded
         if steps:
             out += ["Score derivation:", ""] + _tracetable(steps, links, with_rule=True)
@@ -100,8 +101,10 @@ def _interventions(r: Report, rubric: Rubric, links: Links) -> list[str]:
     i4 = [i.id for i in r.interventions if i.level.value == "I4"]
     out += ["", "Any I4 intervention (a semantic change) disqualifies Functional and Reusable."
             + (f" **This review logged I4: {esc(', '.join(i4))}.**" if i4 else ""), ""]
-    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in rubric.registry.dimensions if d in r.dimensions)
-    return out + [f"Evidence level per dimension: {levels or 'none assessed'}; overall: **{r.evidence_level.value}**.", ""]
+    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in rubric.registry.dimensions
+                       if d in r.dimensions)
+    return out + [(f"Evidence level per dimension: {levels or 'none assessed'}; "
+                  f"overall: **{r.evidence_level.value}**."), ""]
 
 
 def _flags(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -> list[str]:
@@ -143,7 +146,8 @@ def render_markdown(report: Report, rubric: Rubric, extras: ReportExtras | None 
     body = (results_section(extras.tables, links, gate_failed, extras.failed) + _badges(report, rubric, links)
             + _gate(report, rubric, links) + _dimensions(report, rubric, links, extras)
             + _interventions(report, rubric, links) + _flags(report, rubric, links, extras)
-            + _bullets("Not established", report.not_established, "Nothing: every fact the rubric asked for was established.")
+            + _bullets("Not established", report.not_established,
+                       "Nothing: every fact the rubric asked for was established.")
             + _bullets("To reach the next badge", report.next_badge, "No further steps listed.")
             + _cost(report) + _evidence_index(report, links))
     parts = _header(report, extras, links) + contents(body) + body

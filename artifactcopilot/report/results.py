@@ -126,7 +126,8 @@ def failed_run(report: Report, read: Reader) -> FailedRun | None:
         attempts = data.get("attempts") if data and isinstance(data.get("attempts"), list) else []
         for attempt in (a for a in attempts if isinstance(a, dict)):
             runs = [r for r in attempt.get("runs") or [] if isinstance(r, str)]
-            (chosen_runs if data.get("chosen") and attempt.get("cmd") == data.get("chosen") else other_runs).extend(runs)
+            is_chosen = bool(data.get("chosen")) and attempt.get("cmd") == data.get("chosen")
+            (chosen_runs if is_chosen else other_runs).extend(runs)
     commands = [e for e in cited if kinds.get(e) == "command"]
     if chosen_runs:  # the chosen command ran: only its own failure is the one to quote
         return _failure(chosen_runs[-1], read)

@@ -15,7 +15,8 @@ from .mdtext import Links, code, esc, fenced, table
 from .results import FailedRun, TableResult, safe_view
 
 MAX_CELLS = 80
-_VERDICT = {"match": "✓ match", "rounding": "✗ rounding differs", "different": "✗ different", "missing": "✗ not produced"}
+_VERDICT = {"match": "✓ match", "rounding": "✗ rounding differs", "different": "✗ different",
+            "missing": "✗ not produced"}
 
 
 def acquisition_block(failure: AcquisitionFailure | None, links: Links) -> list[str]:
