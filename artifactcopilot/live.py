@@ -7,7 +7,7 @@
 `LiveView` redraws one block on a terminal (rich): every phase with a mark that reflects its result
 (✓ WA/A or gate passed, ! WR, ✗ R or gate failed), the phase running with its attempt and elapsed time, the
 command running with its elapsed time and last output line, a model call in flight with its elapsed time.
-`PlainView` writes one line per phase (and, unless quiet, per command) for logs and pipes.
+`PlainView` writes one line per phase event for logs and pipes (and a "still running" line for a long command).
 """
 from __future__ import annotations
 

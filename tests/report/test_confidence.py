@@ -56,8 +56,8 @@ def test_limits_and_checker_disagreement_lower_it(tmp_path):
              Flag(severity="low", code="sandbox-limit", phase="D3", message="memory")]
     limited = assess(report([], dimensions=all_dimensions("WA", "E2"), level="E2", flags=flags), tmp_path)
     assert limited.value < base and "limit-hit" in _codes(limited)
-    downgraded = assess(report([], dimensions=all_dimensions("WA", "E2"), level="E2",
-                               flags=[Flag(severity="high", code="checker-downgrade", phase="D4", message="x")]), tmp_path)
+    downgrade = Flag(severity="high", code="checker-downgrade", phase="D4", message="x")
+    downgraded = assess(report([], dimensions=all_dimensions("WA", "E2"), level="E2", flags=[downgrade]), tmp_path)
     assert downgraded.value < base and "verifier-disagreed" in _codes(downgraded)
     (tmp_path / "packets").mkdir()
     (tmp_path / "packets" / "D3.json").write_text(json.dumps({"phase": "D3", "attempt": 2}))
@@ -77,7 +77,8 @@ def test_an_unreachable_host_is_less_certain_than_a_corrupt_archive(tmp_path):
         acq = evidence(run, "gate-001-acquisition", "acquisition.json", {"error": error})
         return report([acq], gate={gc: GateResult(passed=False, evidence=[acq.id]) for gc in ("GC1", "GC2", "GC3")})
 
-    down = assess(gate_failure(tmp_path / "a", "download x: failed after 4 attempts: Connection refused"), tmp_path / "a")
+    refused = "download x: failed after 4 attempts: Connection refused"
+    down = assess(gate_failure(tmp_path / "a", refused), tmp_path / "a")
     broken = assess(gate_failure(tmp_path / "b", "archive a.zip is corrupt or truncated"), tmp_path / "b")
     assert down.value < broken.value < 1.0
     assert "fetch-may-be-transient" in _codes(down) and "gate-only" in _codes(broken)

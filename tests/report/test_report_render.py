@@ -108,16 +108,20 @@ def run(tmp_path: Path):
               "D4.evidence_level": Fact(EvidenceLevel.E2, ["D3-006-command"]),
               "max_intervention": Fact(InterventionLevel.I3, ["INT-002"]),
               "D4.table_reproduced": Fact(False), "D4.copied_results": Fact(False),
-              **{f"D1.declines_{b}": Fact(False, ["D1-003-analysis"]) for b in ("functional", "reusable", "reproduced")}}
+              **{f"D1.declines_{b}": Fact(False, ["D1-003-analysis"])
+                 for b in ("functional", "reusable", "reproduced")}}
     decision = derive_badges(facts, rubric)  # D5.* stay unset: the trace must say "not established"
     flags, cc_trace = run_crosschecks(facts, decision.badges, rubric)
     dims = {
         "D1": DimensionResult(score=Score.WA, evidence=["D1-003-analysis"], evidence_level=EvidenceLevel.E1,
                               summary="README covers setup and workflow.",
-                              checklist=[ChecklistItem(item="D1.setup", status="satisfied", evidence=["gate-002-readme"]),
-                                         ChecklistItem(item="D1.resources", status="violated", note="No RAM estimate.")]),
+                              checklist=[ChecklistItem(item="D1.setup", status="satisfied",
+                                                       evidence=["gate-002-readme"]),
+                                         ChecklistItem(item="D1.resources", status="violated",
+                                                       note="No RAM estimate.")]),
         "D2": DimensionResult(score=Score.WA, evidence=["D2-004-command"], evidence_level=EvidenceLevel.E1,
-                              checklist=[ChecklistItem(item="D2.evaluable", status="satisfied", evidence=["D2-004-command"])]),
+                              checklist=[ChecklistItem(item="D2.evaluable", status="satisfied",
+                                                       evidence=["D2-004-command"])]),
         "D3": DimensionResult(score=Score.WA, evidence=["D3-006-command"], evidence_level=EvidenceLevel.E2,
                               checklist=[ChecklistItem(item="RW3", status="satisfied", note=HOSTILE,
                                                        evidence=["D3-006-command"]),

@@ -36,7 +36,8 @@ def _cell(row, column, expected, produced, kind):
 
 def test_reproduced_results_place_each_paper_cell_beside_the_run(tmp_path):
     cells = [_cell("bfs", "time (s)", "1.25", "1.25", "match"), _cell("bfs", "speedup", "3.4", "3.1", "different"),
-             _cell("dfs", "time (s)", "7.5", None, "missing"), _cell("<b>x</b> | y", "[a](http://evil)", "0.50", "0.5", "match")]
+             _cell("dfs", "time (s)", "7.5", None, "missing"),
+             _cell("<b>x</b> | y", "[a](http://evil)", "0.50", "0.5", "match")]
     ev = [evidence(tmp_path, "D4-009-comparison", "claim-mapping.json", _mapping(cells), "E3")]
     rep = report(ev, dimensions=all_dimensions(D4=dimension("WR", ["D4-009-comparison"], "E2")))
     md, html, extras = _render(rep, tmp_path)
@@ -61,7 +62,8 @@ def test_an_agents_single_table_comparisons_keep_the_best(tmp_path):
             "success": False, "cells": [_cell("a", "x", "1", "1", "match"), _cell("a", "y", "2", "5", "different")]}
     full = {**weak, "matched": 2, "success": True,
             "cells": [_cell("a", "x", "1", "1", "match"), _cell("a", "y", "2", "2", "match")]}
-    ev = [evidence(tmp_path, "D4-005-comparison", "compare-1.json", weak), evidence(tmp_path, "D4-006-comparison", "compare-2.json", full)]
+    ev = [evidence(tmp_path, "D4-005-comparison", "compare-1.json", weak),
+          evidence(tmp_path, "D4-006-comparison", "compare-2.json", full)]
     rep = report(ev, dimensions=all_dimensions(D4=dimension("A", ["D4-005-comparison", "D4-006-comparison"], "E3")))
     md, _, extras = _render(rep, tmp_path)
     assert [(t.label, t.matched, t.verdict) for t in extras.tables] == [("Table 1", 2, "reproduced")]
@@ -74,7 +76,8 @@ def test_no_comparison_says_so_instead_of_an_empty_table(tmp_path):
 
 
 def test_d3_quotes_the_failing_commands_stderr_tail(tmp_path):
-    stderr = "\n".join(f"warning {i}" for i in range(40)) + "\n```\n# not a heading\nZeroDivisionError: division by zero"
+    stderr = ("\n".join(f"warning {i}" for i in range(40))
+              + "\n```\n# not a heading\nZeroDivisionError: division by zero")
     selection = {"attempts": [{"cmd": "python3 prepare.py", "runs": ["D3-004-command"]},
                               {"cmd": "python3 evaluate.py", "runs": ["D3-005-command"]}], "chosen": None}
     ev = [evidence(tmp_path, "D3-004-command", "prepare.log", command_log("python3 prepare.py", 2, stderr="bad flag")),
@@ -92,7 +95,8 @@ def test_d3_quotes_the_failing_commands_stderr_tail(tmp_path):
 
 
 def test_d3_chosen_command_that_succeeded_quotes_nothing(tmp_path):
-    selection = {"attempts": [{"cmd": "make bad", "runs": ["D3-004-command"]}, {"cmd": "make", "runs": ["D3-005-command"]}],
+    selection = {"attempts": [{"cmd": "make bad", "runs": ["D3-004-command"]},
+                              {"cmd": "make", "runs": ["D3-005-command"]}],
                  "chosen": "make"}
     ev = [evidence(tmp_path, "D3-004-command", "bad.log", command_log("make bad", 2, stderr="no rule")),
           evidence(tmp_path, "D3-005-command", "make.log", command_log("make", 0, stdout="done")),
@@ -103,7 +107,8 @@ def test_d3_chosen_command_that_succeeded_quotes_nothing(tmp_path):
 
 
 def test_a_timed_out_command_is_named_as_such(tmp_path):
-    ev = [evidence(tmp_path, "D3-004-command", "run.log", command_log("sh run.sh", None, stdout="epoch 1\nepoch 2", timed_out=True))]
+    log = command_log("sh run.sh", None, stdout="epoch 1\nepoch 2", timed_out=True)
+    ev = [evidence(tmp_path, "D3-004-command", "run.log", log)]
     md, _, extras = _render(report(ev, dimensions=all_dimensions(D3=dimension("R", ["D3-004-command"]))), tmp_path)
     assert extras.failed is not None
     assert extras.failed.status == "timed out" and extras.failed.stream == "stdout"
@@ -111,7 +116,8 @@ def test_a_timed_out_command_is_named_as_such(tmp_path):
 
 
 def _gate_failure(tmp_path, error: str):
-    acq = evidence(tmp_path, "gate-001-acquisition", "acquisition.json", {"source": "x", "error": error, "file_count": 0})
+    acq = evidence(tmp_path, "gate-001-acquisition", "acquisition.json",
+                   {"source": "x", "error": error, "file_count": 0})
     gate = {"GC1": GateResult(passed=False, evidence=[acq.id]), "GC2": GateResult(passed=False, evidence=[acq.id]),
             "GC3": GateResult(passed=False, evidence=[acq.id])}
     return report([acq], gate=gate)
@@ -132,9 +138,11 @@ def test_each_cause_gets_its_own_advice():
     cases = {"archive art.zip is corrupt or truncated: File is not a zip file": ("archive error", "unzip -t"),
              "download http://h/x.zip: http://h/x.zip failed after 4 attempts: [Errno 111] Connection refused":
                  ("host unreachable", "network"),
-             "zenodo: a.tgz from https://z/a.tgz fails its md5 check (expected 1, got 2)": ("checksum mismatch", "checksum"),
+             "zenodo: a.tgz from https://z/a.tgz fails its md5 check (expected 1, got 2)":
+                 ("checksum mismatch", "checksum"),
              "github: HTTP 403 Forbidden from https://api.github.com/repos/a/b": ("HTTP 403", "public"),
-             "figshare: HTTP 503 Service Unavailable from https://f/x (the host kept failing (4 attempts))": ("HTTP 503", "again"),
+             "figshare: HTTP 503 Service Unavailable from https://f/x (the host kept failing (4 attempts))":
+                 ("HTTP 503", "again"),
              "archive big.zip expands 900x — treated as an archive bomb": ("size limit", "limits"),
              "ftp:// artifact links are not supported: ftp://x": ("unsupported link", "https://")}
     for error, (cause, advice) in cases.items():
@@ -144,7 +152,8 @@ def test_each_cause_gets_its_own_advice():
 
 def test_html_has_contents_colours_and_unbroken_hashes(tmp_path):
     ev = [evidence(tmp_path, "gate-001-listing", "files.txt", "README.md\n")]
-    checklist = [ChecklistItem(item="D1.setup", status="satisfied"), ChecklistItem(item="D1.resources", status="violated")]
+    checklist = [ChecklistItem(item="D1.setup", status="satisfied"),
+                 ChecklistItem(item="D1.resources", status="violated")]
     rep = report(ev, dimensions=all_dimensions(D1=dimension("WR", [], "E1", checklist)))
     md, html, _ = _render(rep, tmp_path)
     page = Page(html)
