@@ -30,7 +30,8 @@ LEVEL_PENALTY = {"E0": 0.45, "E1": 0.3, "E2": 0.1, "E3": 0.0}
 INFRA_TEXT = re.compile(
     r"Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable"
     r"|Failed to establish a new connection|Connection (?:refused|reset|timed out)|Could not fetch URL|ProxyError"
-    r"|SSLError|CERTIFICATE_VERIFY_FAILED|No space left on device|MemoryError|Cannot allocate memory|\bKilled\b"
+    r"|SSLError|CERTIFICATE_VERIFY_FAILED|No space left on device|Read-only file system|MemoryError"
+    r"|Cannot allocate memory|\bKilled\b"
     r"|Cannot connect to the Docker daemon|pull access denied|manifest unknown|image could not be used"
     r"|time budget was used up|timed out|out of memory|OOM", re.IGNORECASE)
 TRANSIENT_FETCH = re.compile(r"HTTP (?:408|429|5\d\d)|failed after \d+ attempts|timed out|Connection|resolution"
