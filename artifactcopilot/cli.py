@@ -1,23 +1,39 @@
 """`copilot` command line. Domain errors become one line on stderr and an exit code:
-0 review completed (whatever the badge), 1 internal/infrastructure error, 2 usage error."""
+0 review completed (whatever the badge), 1 internal/infrastructure error, 2 usage error.
+Usage errors are found before the review machinery is imported, so they answer at once."""
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from . import __version__
+from .console import (
+    HelpCommand,
+    HelpGroup,
+    ReviewArgs,
+    check_args,
+    check_artifact,
+    check_out,
+    gate_notes,
+    gate_outcome,
+    read_report_json,
+    resume_command,
+)
 from .errors import CopilotError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  context_settings={"help_option_names": ["-h", "--help"]},
-                  help="ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, cls=HelpGroup,
+                  context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110},
+                  help="ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation.",
+                  epilog="Start with: copilot review PAPER ARTIFACT --out DIR (then open DIR/report.html). "
+                         "Each command has its own -h with examples.")
 err = Console(stderr=True, highlight=False)
 
 
@@ -34,9 +50,14 @@ def root(version: Annotated[bool, typer.Option("--version", callback=_version, i
 
 
 def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
+    """The error as the user sees it: one line (a multi-line message, e.g. a manifest's problems, keeps its
+    lines and puts the hint last), and the exit code its kind has."""
     if isinstance(exc, CopilotError):
-        hint = f" — {exc.hint}" if exc.hint else ""
-        sys.stderr.write(f"error: {exc}{hint}\n")  # one line, never wrapped: scripts grep it
+        message = str(exc)
+        if "\n" in message:
+            sys.stderr.write(f"error: {message}\n" + (f"{exc.hint}\n" if exc.hint else ""))
+        else:
+            sys.stderr.write(f"error: {message}{f' — {exc.hint}' if exc.hint else ''}\n")  # scripts grep this line
         return typer.Exit(exc.exit_code)
     sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}{log_hint}\n")
     return typer.Exit(1)
@@ -53,8 +74,9 @@ def _log_traceback(out: Path, exc: BaseException) -> str:
     return f" (details in {out / 'logs' / 'review.log'})"
 
 
-ARTIFACT_HOSTS = re.compile(r"(github\.com/[^/\s]+/[^/\s]+|zenodo\.org/(records?|doi)|10\.5281/zenodo|figshare\.com|10\.6084/m9\.figshare"
-                            r"|gitlab\.com/|bitbucket\.org/|softwareheritage\.org|\.(zip|tar\.gz|tgz|tar\.xz)$)", re.I)
+ARTIFACT_HOSTS = re.compile(r"(github\.com/[^/\s]+/[^/\s]+|zenodo\.org/(records?|doi)|10\.5281/zenodo|figshare\.com"
+                            r"|10\.6084/m9\.figshare|gitlab\.com/|bitbucket\.org/|softwareheritage\.org"
+                            r"|\.(zip|tar\.gz|tgz|tar\.xz)$)", re.IGNORECASE)
 
 
 def artifact_link_from_paper(paper: Path) -> str:
@@ -76,75 +98,143 @@ def _default_out(artifact: str) -> Path:
     return Path("reports") / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-@app.command()
+REVIEW_EPILOG = """Examples:
+
+\b
+  copilot review examples/wordfreq/paper.md examples/wordfreq/artifact --out reports/wordfreq
+  copilot review paper.pdf https://zenodo.org/records/1234567 --sandbox docker
+  copilot review paper.md                      (the artifact link the paper gives)
+  copilot review paper.md ./artifact --out reports/x --force      (replace an earlier run)
+  copilot review paper.md ./artifact --out reports/x --resume     (continue an interrupted run)
+
+Exit codes: 0 the review completed, whatever the badge (also when a remote artifact cannot be fetched: the
+gate fails and the console says why); 1 internal or infrastructure error; 2 usage error; 130/143
+interrupted (the printed command resumes it)."""
+
+
+@app.command(cls=HelpCommand, short_help="Review an artifact against its paper; write the evidence report.",
+             epilog=REVIEW_EPILOG)
 def review(
-    paper: Annotated[Path, typer.Argument(help="The paper: PDF, Markdown, LaTeX or text.")],
-    artifact: Annotated[Optional[str], typer.Argument(
-        help="The artifact: local directory or archive, file:// URL, GitHub/Zenodo/Figshare link, DOI, "
-             "or HTTP(S) archive URL. Omitted: the artifact link the paper gives.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Run directory (default: reports/<artifact>-<time>).")] = None,
-    agent: Annotated[str, typer.Option(help="Review agent: auto, llm or heuristic.")] = "auto",
-    sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
-    timeout: Annotated[float, typer.Option(help="Time limit for one artifact command, in seconds.")] = 1800.0,
-    max_steps: Annotated[int, typer.Option("--max-steps", help="Step limit per phase for an LLM agent.")] = 30,
-    max_cost: Annotated[float, typer.Option("--max-cost", help="Cost limit per review in USD for an LLM agent.")] = 1.0,
+    paper: Annotated[Path, typer.Argument(help="The paper: PDF, Markdown, LaTeX or text.",
+                                          show_default=False)],
+    artifact: Annotated[str | None, typer.Argument(
+        show_default=False,
+        help="The artifact: local folder or archive, file:// URL, GitHub/Zenodo/Figshare link, DOI, or HTTP(S) "
+             "archive URL. Omitted: the artifact link the paper gives.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", metavar="DIR",
+                                             help="Run directory (default: reports/<artifact>-<time>).")] = None,
+    agent: Annotated[str, typer.Option(metavar="auto|llm|heuristic", help="Review agent.")] = "auto",
+    sandbox: Annotated[str, typer.Option(metavar="auto|docker|local", help="Where artifact commands run.")] = "auto",
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Time limit for one artifact command.")] = 1800.0,
+    max_steps: Annotated[int, typer.Option("--max-steps", metavar="N",
+                                           help="Step limit per phase for an LLM agent.")] = 30,
+    max_cost: Annotated[float, typer.Option("--max-cost", metavar="USD",
+                                            help="Cost limit of the whole review for an LLM agent.")] = 1.0,
+    max_minutes: Annotated[float | None, typer.Option(
+        "--max-minutes", metavar="MINUTES", show_default=False,
+        help="Wall-clock budget of the review's agent and artifact commands, shared out per phase; a phase that "
+             "uses up its share commits what it has, flagged (default: 14).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the review already in --out.")] = False,
-    model: Annotated[Optional[str], typer.Option(help="LLM model name (OpenAI-compatible endpoint from OPENAI_BASE_URL).")] = None,
-    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Download cache for remote artifacts.")] = None,
-    image: Annotated[Optional[str], typer.Option(help="Base image for the Docker sandbox.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print report.json to stdout; no progress display.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace the review already in --out (only a run directory "
+                                                        "is ever removed).")] = False,
+    model: Annotated[str | None, typer.Option(metavar="NAME", help="LLM model name (OpenAI-compatible endpoint "
+                                                                  "from OPENAI_BASE_URL).")] = None,
+    cache_dir: Annotated[Path | None, typer.Option("--cache-dir", metavar="DIR",
+                                                   help="Download cache for remote artifacts.")] = None,
+    image: Annotated[str | None, typer.Option(metavar="IMAGE", help="Base image for the Docker sandbox.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Plain lines, one per phase, instead of the live view.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only report.json to stdout; no progress.")] = False,
 ) -> None:
-    """Review ARTIFACT against PAPER and write report.json, report.md and report.html."""
-    from .review import ReviewRequest, run_review
-
-    if timeout <= 0 or max_steps <= 0 or max_cost < 0:
-        raise fail(CopilotError("--timeout and --max-steps must be positive, --max-cost not negative")) from None
-    if artifact is None:
-        try:
-            artifact = artifact_link_from_paper(paper)
-        except CopilotError as exc:
-            raise fail(exc) from None
-        if not as_json:
-            err.print(f"artifact: using the link the paper gives, {artifact}", markup=False, highlight=False)
-    out = out or _default_out(artifact)
-    quiet = as_json or not err.is_terminal
-
-    def progress(phase: str, event: str, detail: str) -> None:
-        if quiet:
-            return
-        from .phases import registry
-
-        title = registry().title(phase)
-        if event == "committed":
-            err.print(f"[green]✓[/] {title}" + (f"  [bold]{detail}[/]" if detail else ""))
-        elif event == "rejected":
-            err.print(f"[yellow]↻[/] {title}: packet rejected, revising ({detail[:100]})")
-        elif event == "start" and phase != "report":
-            err.print(f"[dim]… {title}[/]")
-
-    request = ReviewRequest(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout_s=timeout,
-                            resume=resume, model=model, max_steps=max_steps, max_cost=max_cost, cache_dir=cache_dir, image=image)
+    """Review ARTIFACT against PAPER: an availability gate, then documentation, environment, execution, claims and
+    reuse, each scored from evidence the review collects; the badge follows from the rubric's rules. Writes
+    report.md, report.html and report.json (and the evidence) into the run directory."""
+    args = ReviewArgs(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout=timeout,
+                      max_steps=max_steps, max_cost=max_cost, max_minutes=max_minutes, resume=resume, force=force,
+                      model=model, cache_dir=cache_dir, image=image)
     try:
-        # Started from a script in the background, the review inherits an ignored SIGINT: Ctrl-C and kill -INT still stop it.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        report, paths = run_review(request, progress=progress)
-    except KeyboardInterrupt:
-        sys.stderr.write(f"interrupted; partial results are in {out}\n")
-        raise typer.Exit(130) from None
+        check_args(args)
+        if artifact is None:
+            args.artifact = artifact_link_from_paper(paper)
+            if not as_json:
+                err.print(f"artifact: using the link the paper gives, {args.artifact}", markup=False)
+        check_artifact(args.artifact)
+        args.out = out or _default_out(args.artifact)
+        check_out(args.out, resume, force)
+    except CopilotError as exc:
+        raise fail(exc) from None
+    mode = "json" if as_json else "plain" if quiet or not err.is_terminal else "live"
+    raise typer.Exit(_run_review(args, mode, quiet))
+
+
+def _view(args: ReviewArgs, mode: str, quiet: bool):
+    """The progress view: live on a terminal, plain lines otherwise, nothing with --json."""
+    from .live import LiveView, PhaseRow, PlainView, ReviewProgress
+    from .phases import registry
+
+    reg = registry()
+    progress = ReviewProgress([PhaseRow(p.id, p.title) for p in reg.phases], gate_phase=reg.gate_phase,
+                              gate_outcome=gate_outcome(args.out))
+    if mode == "live":
+        return LiveView(progress, err)
+    return PlainView(progress, sys.stderr, quiet=quiet) if mode == "plain" else None
+
+
+def _run_review(args: ReviewArgs, mode: str, quiet: bool) -> int:
+    view = _view(args, mode, quiet)
+    try:
+        with view or contextlib.nullcontext():
+            from .review import ReviewInterrupted, ReviewRequest, run_review
+
+            request = ReviewRequest(paper=args.paper, artifact=args.artifact, out=args.out, agent=args.agent,
+                                    sandbox=args.sandbox, timeout_s=args.timeout, resume=args.resume, force=args.force,
+                                    model=args.model, max_steps=args.max_steps, max_cost=args.max_cost,
+                                    max_minutes=args.max_minutes, cache_dir=args.cache_dir, image=args.image)
+            # Started from a script in the background, the review inherits an ignored SIGINT: Ctrl-C and kill -INT
+            # still stop it.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            try:
+                report, paths = run_review(request, progress=view.handle if view else None)
+            except ReviewInterrupted as exc:
+                exc.hint = "resume with: " + resume_command(args, args.out, read_report_json(args.out))
+                raise
+    except KeyboardInterrupt:  # before the review started: nothing to resume
+        sys.stderr.write(f"interrupted; partial results, if any, are in {args.out}\n")
+        return 130
     except Exception as exc:  # noqa: BLE001 - the CLI boundary turns everything into one line
-        raise fail(exc, _log_traceback(out, exc)) from None
-    if as_json:
+        raise fail(exc, _log_traceback(args.out, exc)) from None
+    if mode == "json":
         typer.echo(paths["json"].read_text(encoding="utf-8"))
-        return
-    badges = [b for b in ("available", "functional", "reusable", "reproduced") if report.badges.get(b)]
-    typer.echo(f"badge: {report.badge}" + (f" ({', '.join(badges)})" if badges else "") + f"  confidence: {report.confidence:.2f}")
-    typer.echo(f"report: {paths['md']}  (also {paths['html'].name}, {paths['json'].name})")
+        return 0
+    for line in outcome_lines(report, args.out, paths):
+        typer.echo(line)
+    return 0
 
 
-@app.command()
+def outcome_lines(report, out: Path, paths: dict[str, Path]) -> list[str]:
+    """What a finished review prints: the badge and confidence, why the gate failed (if it did), the report."""
+    from .report.acquisition import acquisition_failure
+    from .report.reading import run_dir_reader
+
+    badges = [b for b in report.badges if report.badges.get(b)]
+    lines = [f"badge: {report.badge}" + (f" ({', '.join(badges)})" if badges else "")
+             + f"  confidence: {report.confidence:.2f}  evidence: {report.evidence_level.value}"]
+    failure = acquisition_failure(report, run_dir_reader(report, out))
+    if failure is not None:
+        lines.append(f"gate failed: the artifact could not be acquired ({failure.cause}): {failure.reason}")
+        lines.append(f"what to do: {failure.advice}")
+    elif report.gate and not all(g.passed for g in report.gate.values()):
+        lines.append("gate failed: " + "; ".join(gate_notes(out)))
+    lines.append(f"report: {paths['md']}  (also {paths['html'].name}, {paths['json'].name})")
+    return lines
+
+
+@app.command(cls=HelpCommand)
 def schema(
-    name: Annotated[str, typer.Argument(help="report, packet, evidence, intervention, batch-manifest or batch-summary.")] = "report",
-    write: Annotated[Optional[Path], typer.Option("--write", help="Write every schema into this folder instead.")] = None,
+    name: Annotated[str, typer.Argument(
+        help="report, packet, evidence, intervention, batch-manifest or batch-summary.")] = "report",
+    write: Annotated[Path | None, typer.Option("--write", metavar="DIR",
+                                               help="Write every schema into this folder instead.")] = None,
 ) -> None:
     """Print a JSON Schema generated from the models (or write them all)."""
     from .schemas import names, render, write_all

@@ -15,7 +15,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
 from .checker import PacketChecker
-from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, TIMEOUT_S
+from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, REVIEW_BUDGET_S, TIMEOUT_S
 from .errors import CopilotError, UsageError
 from .evidence import EvidenceStore, sha256_file
 from .flaglog import FlagLog
@@ -58,6 +58,11 @@ class ReviewRequest:
     """Base container image for the Docker sandbox."""
     scratch: Path | None = None
     """Where artifact copies live while commands run (default: a new temporary folder, never inside the run directory)."""
+    max_minutes: float | None = None
+    """Wall-clock budget of the review's agent and artifact commands, shared out per phase
+    (default: REVIEW_BUDGET_S)."""
+    force: bool = False
+    """Replace the review already in `out` (refused unless `out` is a run directory)."""
 
 
 def resolve_agent(req: ReviewRequest):
@@ -118,6 +123,8 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
             signals: _StopSignals) -> tuple[Report, dict[str, Path]]:
     clock = _Clock()
     paper = load_paper(req.paper)  # PaperError (exit 2) before anything is written
+    if req.force and not req.resume:
+        _replace_run_dir(req.out)
     store = EvidenceStore(req.out)
     meta = store.init_run(str(req.paper), req.artifact, req.resume,
                           {"paper_sha256": sha256_file(req.paper) if req.paper.is_file() else None})
@@ -130,8 +137,10 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     if sandbox is None:
         sandbox, sandbox_flags = resolve_sandbox(req, req.scratch)
         flags.extend(sandbox_flags)
-    ctx = ReviewContext(store=store, paper=paper, source=req.artifact, sandbox=sandbox, flags=flags,
-                        options=ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts), cache_dir=req.cache_dir)
+    budget_s = req.max_minutes * 60 if req.max_minutes else REVIEW_BUDGET_S
+    options = ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts, budget_s=budget_s)
+    ctx = ReviewContext(store=store, paper=paper, source=req.artifact, sandbox=sandbox, flags=flags, options=options,
+                        cache_dir=req.cache_dir)
     scratch = getattr(sandbox, "scratch_root", None)
     note_scratch(store, scratch)
 
@@ -188,6 +197,16 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     if signals.pending:  # arrived while the finished review cleaned up: the report is complete, the stop still honoured
         raise ReviewInterrupted(signals.pending, store, req, complete=True)
     return Report.model_validate(final["report"]), paths
+
+
+def _replace_run_dir(out: Path) -> None:
+    """--force: remove an earlier review in `out`, after checking it is one (run.json and evidence/)."""
+    if not out.exists() or (out.is_dir() and not any(out.iterdir())):
+        return
+    if not (out.is_dir() and (out / "run.json").is_file() and (out / "evidence").is_dir()):
+        raise UsageError(f"--force: {out} is not a review's run directory (no run.json and evidence/); "
+                         "refusing to delete it", "name a new folder, or remove it yourself")
+    shutil.rmtree(out)
 
 
 def _cleanup(ctx: ReviewContext, sandbox, scratch: Path | None, store: EvidenceStore) -> None:

@@ -154,23 +154,6 @@ def _checklist_items(rubric: Rubric) -> set[str]:
     return {i for d in rubric.dimensions.values() for i in d.items}
 
 
-def confidence(packets: dict[str, PhasePacket], interventions: list[Intervention], flags: list[Flag], rubric: Rubric) -> float:
-    """Reviewer-facing confidence cue from evidence completeness and intervention burden.
-
-    It never affects a badge. Starts at 1.0; loses weight for phases without a packet, for
-    phases whose packet had to be downgraded, for intervention burden and for flags.
-    """
-    gate = packets.get(rubric.registry.gate_phase)
-    expected = 1 if gate and not all(gate.gate.values()) else len(rubric.registry.phases)  # a failed gate ends early
-    completeness = min(1.0, len(packets) / expected)
-    value = 0.4 + 0.6 * completeness
-    top = max((i.level.rank for i in interventions), default=0)
-    value -= 0.05 * top
-    penalty = {"info": 0.0, "low": 0.02, "medium": 0.05, "high": 0.1}
-    value -= sum(penalty[f.severity] for f in flags)
-    return round(max(0.05, min(1.0, value)), 2)
-
-
 def level_max(levels: list[EvidenceLevel]) -> EvidenceLevel:
     return max(levels, key=lambda lv: lv.rank, default=EvidenceLevel.E0)
 

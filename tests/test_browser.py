@@ -1,22 +1,26 @@
 """The batch dashboard and a review's report.html in headless Chromium, opened from the file system
-as a chair would. Screenshots are kept in test-output/ for people to look at."""
+as a chair would. Screenshots are kept in test-output/ for people to look at (README's "Reading the report"
+shows copies of them from docs/)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from test_batch_support import SMALL, copilot, corpus_row, write_manifest
+from test_batch_support import SMALL, copilot_env, corpus_row, write_manifest
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "test-output"
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--window-size=1400,1100"]
 
 
@@ -25,7 +29,7 @@ def chromium(tmp_path: Path, url: str, *args: str) -> str:
         pytest.skip("headless Chromium is not installed (bash .ci/setup-chromium.sh installs it)")
     profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
     proc = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, url], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=120, stdin=subprocess.DEVNULL, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
 
@@ -74,12 +78,25 @@ def batch_dir(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     # functional-basic gets a human 'reusable': a disagreement the dashboard must put first.
     rows = [corpus_row(n) if n != "functional-basic" else corpus_row(n, human_badge="reusable") for n in SMALL]
-    manifest = write_manifest(tmp / "venue.csv", [], rows)
-    out = tmp / "batch"
-    proc = copilot("batch", str(manifest), "--out", str(out), "--workers", "2")
+    write_manifest(tmp / "venue.csv", [], rows)
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "batch", "venue.csv", "--out", "batch",
+                           "--workers", "2", "--sandbox", "local"], capture_output=True, text=True, cwd=tmp,
+                          env=copilot_env(), timeout=600, stdin=subprocess.DEVNULL, check=False)
     assert proc.returncode == 0, proc.stderr
     OUTPUT.mkdir(exist_ok=True)
-    return out
+    return tmp / "batch"
+
+
+@pytest.fixture(scope="module")
+def example_report(tmp_path_factory):
+    """The bundled example reviewed as the README's quick start does (relative paths, from the repository)."""
+    out = tmp_path_factory.mktemp("example") / "wordfreq"
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", "examples/wordfreq/paper.md",
+                           "examples/wordfreq/artifact", "--out", str(out), "--sandbox", "local"], capture_output=True,
+                          text=True, cwd=ROOT, env=copilot_env(), timeout=600, stdin=subprocess.DEVNULL, check=False)
+    assert proc.returncode == 0, proc.stderr
+    OUTPUT.mkdir(exist_ok=True)
+    return out / "report.html"
 
 
 def test_dashboard_lists_every_artifact_needing_a_human_first(batch_dir, tmp_path):
@@ -111,11 +128,39 @@ def test_dashboard_sorts_in_the_browser(batch_dir, tmp_path):
     assert predicted == sorted(predicted, key=order.index)
 
 
+def test_report_html_shows_contents_results_and_verdicts(example_report, tmp_path):
+    report = example_report
+    dom = chromium(tmp_path, report.as_uri(), "--dump-dom")
+    chromium(tmp_path, report.as_uri(), "--window-size=1400,1500", f"--screenshot={OUTPUT / 'review-report.png'}")
+    assert (OUTPUT / "review-report.png").stat().st_size > 10_000
+    page = parse(dom)
+    sections = ("badge-verdict", "reproduced-results", "availability-gate", "dimensions", "confidence-and-flags",
+                "evidence-index")
+    assert set(sections) <= page.ids and "contents" in page.ids
+    assert all(f"#{s}" in page.links for s in sections)  # the table of contents reaches each section
+    results = dom.split('id="reproduced-results"')[1].split("<h2")[0]
+    assert "<th>Paper</th><th>Run</th><th>Verdict</th>" in results.replace("\n", "")
+    assert results.count('class="v-ok">✓ match') == 30  # Tables 2 and 3: each paper cell beside the run's value
+    assert "Table 2: reproduced (full reproduction)" in results
+    assert re.search(r'<code class="hash">[0-9a-f]{12}</code>', dom)
+    confidence = dom.split('id="confidence-and-flags"')[1].split("<h3")[0]
+    assert "Confidence:" in confidence
+    crosschecks = dom.split('id="cross-checks"')[1].split("</table>")[0]
+    assert "not triggered" in crosschecks and "passed" in crosschecks
+
+
+def test_report_html_quotes_the_crash_in_d3(batch_dir, tmp_path):
+    report = batch_dir / "available-crash" / "report.html"
+    dom = chromium(tmp_path, report.as_uri(), "--dump-dom")
+    chromium(tmp_path, report.as_uri(), f"--screenshot={OUTPUT / 'review-report-crash.png'}")
+    d3 = dom.split('id="d3-workflow-executability"')[1].split('id="d4-')[0]
+    assert "Failing command:" in d3 and "<pre><code" in d3 and "Traceback" in d3
+    assert 'class="score-' in d3
+
+
 def test_report_html_evidence_links_resolve(batch_dir, tmp_path):
     report = batch_dir / "reusable-full" / "report.html"
     page = parse(chromium(tmp_path, report.as_uri(), "--dump-dom"))
-    chromium(tmp_path, report.as_uri(), f"--screenshot={OUTPUT / 'review-report.png'}")
-    assert (OUTPUT / "review-report.png").stat().st_size > 10_000
     evidence = [href for href in page.links if href.startswith("evidence/")]
     assert len(set(evidence)) >= 5
     for href in set(page.links):

@@ -1,13 +1,16 @@
 """The batch manifest: CSV or JSON Lines, one artifact per row, checked against
 schemas/batch-manifest.schema.json plus the checks a schema cannot express (duplicate ids, missing files).
-Every problem is reported with its line number, all at once, on one line."""
+
+Relative `paper` and `artifact` paths are read from the manifest's own folder (not the current directory),
+so a manifest can be moved together with its papers and artifacts. Every problem is reported with its line
+number, all at once, one problem per line."""
 from __future__ import annotations
 
 import csv
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -18,7 +21,7 @@ from ..phases import registry
 from ..resources import data_dir
 
 RESERVED_IDS = {"summary.json", "summary.md", "index.html", "batch.json"}
-MAX_REPORTED = 12
+MAX_REPORTED = 20
 
 
 class _Row(BaseModel):
@@ -29,8 +32,9 @@ class _Row(BaseModel):
                     description="Unique artifact id; also the folder name of its review in the batch directory.")
     paper: str = Field(min_length=1, description="The paper: PDF, Markdown, LaTeX or text (path).")
     artifact: str = Field(min_length=1, description="The artifact: local directory or archive (must exist), or a URL.")
-    human_badge: Optional[BadgeName] = Field(None, description="Adjudicated badge, when known.")
-    timeout: Optional[float] = Field(None, gt=0, description="Time limit for one artifact command of this review (s); overrides --timeout.")
+    human_badge: BadgeName | None = Field(None, description="Adjudicated badge, when known.")
+    timeout: float | None = Field(None, gt=0, description="Time limit for one artifact command of this review (s); "
+                                                         "overrides --timeout.")
 
     @property
     def human_dimensions(self) -> dict[str, str | None]:
@@ -39,7 +43,7 @@ class _Row(BaseModel):
 
 def _human_columns() -> dict[str, Any]:
     """One optional `human_<dimension>` column per dimension of the rubric."""
-    return {f"human_{p.id}": (Optional[ScoreName], Field(None, description=f"Adjudicated {p.id} {p.name.lower()} score."))
+    return {f"human_{p.id}": (ScoreName | None, Field(None, description=f"Adjudicated {p.id} {p.name.lower()} score."))
             for p in registry().phases if p.kind == "dimension"}
 
 
@@ -61,7 +65,7 @@ def render_manifest_schema() -> str:
     return json.dumps(manifest_schema(), indent=2, sort_keys=True) + "\n"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator() -> jsonschema.Draft202012Validator:
     path = data_dir("schemas") / "batch-manifest.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8")) if path.exists() else manifest_schema()
@@ -131,6 +135,16 @@ def _resolve(base: Path, value: str) -> str:
     return str(path if path.is_absolute() else (base / path).resolve())
 
 
+def _problems(path: Path, errors: list[str], relative_missing: bool) -> str:
+    """The message: a head line, then one indented line per problem (at most MAX_REPORTED)."""
+    lines = [f"manifest {path} has {len(errors)} problem(s):"] + [f"  {e}" for e in errors[:MAX_REPORTED]]
+    if len(errors) > MAX_REPORTED:
+        lines.append(f"  … and {len(errors) - MAX_REPORTED} more")
+    if relative_missing:
+        lines.append(f"  (relative paths are read from the manifest's folder, {path.resolve().parent})")
+    return "\n".join(lines)
+
+
 def load_manifest(path: Path) -> list[ManifestRow]:
     """Read and check the manifest; raise ManifestError naming every faulty line."""
     path = Path(path)
@@ -143,6 +157,7 @@ def load_manifest(path: Path) -> list[ManifestRow]:
     errors: list[str] = []
     rows: list[ManifestRow] = []
     first_line: dict[str, int] = {}
+    relative_missing = False
     for number, raw in raw_rows:
         if isinstance(raw, str):
             errors.append(f"line {number}: {raw}")
@@ -169,17 +184,19 @@ def load_manifest(path: Path) -> list[ManifestRow]:
             errors.append(f"line {number}: duplicate id '{entry.id}' (first on line {first_line[entry.id]})")
             continue
         first_line[entry.id] = number
+        given = (entry.paper, entry.artifact)
         entry.paper = _resolve(path.parent, entry.paper)
         entry.artifact = _resolve(path.parent, entry.artifact)
         if not Path(entry.paper).is_file():
             errors.append(f"line {number}: paper {entry.paper} not found")
+            relative_missing |= not Path(given[0]).expanduser().is_absolute()
         if "://" not in entry.artifact and not Path(entry.artifact).exists():
             errors.append(f"line {number}: artifact {entry.artifact} not found "
                           "(to review an unreachable artifact as such, give it as a file:// URL)")
+            relative_missing |= not Path(given[1]).expanduser().is_absolute()
         rows.append(entry)
     if errors:
-        shown = "; ".join(errors[:MAX_REPORTED]) + (f"; … {len(errors) - MAX_REPORTED} more" if len(errors) > MAX_REPORTED else "")
-        raise ManifestError(f"{path}: {len(errors)} problem(s) — {shown}", "fix the manifest and run again")
+        raise ManifestError(_problems(path, errors, relative_missing), "fix the manifest and run again")
     if not rows:
         raise ManifestError(f"{path}: no artifacts listed", "add one row per artifact: id,paper,artifact")
     return rows

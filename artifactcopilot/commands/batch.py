@@ -5,7 +5,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -33,8 +33,14 @@ class _Progress:
         self.console, self.total, self.count = err, total, 0
         self.bar = None
         if err.is_terminal and total:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(TextColumn("[bold]reviews"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                                 TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[last]}"),
@@ -61,25 +67,79 @@ class _Progress:
             sys.stderr.flush()
 
 
+BATCH_EPILOG = """Manifest: CSV (a header line, then one row per artifact) or JSON Lines (one object per line).
+Columns: id, paper, artifact; optional human_badge, human_D1..human_D5, timeout. Relative paper and artifact
+paths are read from the manifest's folder, not from the current directory; an artifact can also be a URL,
+DOI or file:// link. Lines starting with # are skipped.
+
+Examples:
+
+\b
+  copilot batch venue.csv --out reports/venue
+  copilot batch venue.jsonl --out reports/venue --workers 4 --sandbox docker
+  copilot batch venue.csv --out reports/venue --engine ray --address ray://head:10001 --repeat 3
+
+Run the same command again to resume: finished reviews are kept (--redo reviews them again).
+
+Exit codes: 0 every review completed; 1 some review failed (listed in summary.md); 2 usage error
+(e.g. a manifest problem, every problem listed with its line); 130 interrupted."""
+
+
+def _check(manifest: Path, out: Path, workers, repeat, engine, agent, sandbox, timeout, review_timeout, max_cost,
+           cpus) -> None:
+    """Usage errors (exit 2), found before anything heavy is imported."""
+    numbers = [("--workers", workers, 1), ("--repeat", repeat, 1)]
+    for flag, value, low in numbers:
+        if value is not None and value < low:
+            raise UsageError(f"{flag} must be a positive whole number, not {value}")
+    for flag, value in (("--timeout", timeout), ("--review-timeout", review_timeout), ("--cpus-per-review", cpus)):
+        if value is not None and value <= 0:
+            raise UsageError(f"{flag} must be a positive number, not {value:g}")
+    if max_cost is not None and max_cost < 0:
+        raise UsageError(f"--max-cost must not be negative, not {max_cost:g}")
+    if engine not in ("local", "ray"):
+        raise UsageError(f"unknown engine '{engine}'", "use local or ray")
+    if agent not in ("auto", "llm", "heuristic"):
+        raise UsageError(f"unknown agent '{agent}'", "use auto, llm or heuristic")
+    if sandbox not in ("auto", "docker", "local"):
+        raise UsageError(f"unknown sandbox '{sandbox}'", "use auto, docker or local")
+    if not manifest.is_file():
+        raise UsageError(f"manifest {manifest} not found", "give a CSV or JSON Lines file with id,paper,artifact")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file, not a folder", "name a folder for the batch")
+
+
 def batch(
-    manifest: Annotated[Path, typer.Argument(help="CSV or JSON Lines: id,paper,artifact[,human_badge,human_D1..human_D5,timeout].")],
-    out: Annotated[Path, typer.Option("--out", help="Batch directory: <id>/report.*, summary.json, summary.md, index.html.")],
-    workers: Annotated[Optional[int], typer.Option(help="Reviews at a time (default: CPUs here, or the Ray cluster's CPUs).")] = None,
-    engine: Annotated[str, typer.Option(help="local (process pool on this machine) or ray (a Ray cluster).")] = "local",
-    address: Annotated[str, typer.Option(help="Ray cluster: auto, ray://host:port, host:port, or local for a private one.")] = "auto",
-    repeat: Annotated[int, typer.Option(help="Runs per artifact; K > 1 adds the stability table.")] = 1,
-    agent: Annotated[str, typer.Option(help="Review agent: auto, llm or heuristic.")] = "auto",
-    sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
-    timeout: Annotated[float, typer.Option(help="Time limit for one artifact command, in seconds (a manifest 'timeout' wins).")] = 1800.0,
-    review_timeout: Annotated[Optional[float], typer.Option("--review-timeout", help="Time limit for one whole review (default: 10 × --timeout).")] = None,
-    max_cost: Annotated[Optional[float], typer.Option("--max-cost", help="Stop starting reviews once the batch has spent this many USD (earlier runs in --out count).")] = None,
-    cpus_per_review: Annotated[float, typer.Option("--cpus-per-review", help="CPUs a Ray task declares.")] = 1.0,
+    manifest: Annotated[Path, typer.Argument(help="CSV or JSON Lines manifest, one artifact per row (see below).")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Batch folder: <id>/report.*, summary.json, "
+                                                                   "summary.md, index.html (the dashboard).")],
+    workers: Annotated[int | None, typer.Option(metavar="N", show_default=False, help="Reviews at a time (default: "
+                                                "the CPUs here, or the Ray cluster's CPUs).")] = None,
+    engine: Annotated[str, typer.Option(metavar="local|ray", help="A process pool on this machine, or a Ray "
+                                                                  "cluster.")] = "local",
+    address: Annotated[str, typer.Option(metavar="ADDR", help="Ray cluster: auto, ray://host:port, host:port, or "
+                                                              "local for a private one.")] = "auto",
+    repeat: Annotated[int, typer.Option(metavar="K", help="Runs per artifact; K > 1 adds the stability table.")] = 1,
+    agent: Annotated[str, typer.Option(metavar="auto|llm|heuristic", help="Review agent.")] = "auto",
+    sandbox: Annotated[str, typer.Option(metavar="auto|docker|local", help="Where artifact commands run.")] = "auto",
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="Time limit for one artifact command (a "
+                                                                   "manifest 'timeout' wins).")] = 1800.0,
+    review_timeout: Annotated[float | None, typer.Option("--review-timeout", metavar="SECONDS", show_default=False,
+                                                         help="Time limit for one whole review (default: 10 × "
+                                                              "--timeout).")] = None,
+    max_cost: Annotated[float | None, typer.Option("--max-cost", metavar="USD", show_default=False,
+                                                   help="Stop starting reviews once the batch has spent this much "
+                                                        "(earlier runs in --out count).")] = None,
+    cpus_per_review: Annotated[float, typer.Option("--cpus-per-review", metavar="N",
+                                                   help="CPUs a Ray task declares.")] = 1.0,
     redo: Annotated[bool, typer.Option("--redo", help="Review again even what is already complete in --out.")] = False,
 ) -> None:
-    """Review every artifact of MANIFEST and measure agreement with the human badges it gives."""
+    """Review every artifact of MANIFEST, then measure agreement with the human badges it gives."""
     from ..cli import fail
 
     try:
+        _check(manifest, out, workers, repeat, engine, agent, sandbox, timeout, review_timeout, max_cost,
+               cpus_per_review)
         code = _run(manifest, out, workers, engine, address, repeat, agent, sandbox, timeout, review_timeout, max_cost,
                     cpus_per_review, redo)
     except KeyboardInterrupt:
@@ -97,13 +157,6 @@ def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, t
     from ..batch.summary import build_summary, write_summary
     from ..evidence import atomic_write
 
-    if (workers is not None and workers < 1) or repeat < 1 or timeout <= 0 or (max_cost is not None and max_cost < 0) \
-            or (review_timeout is not None and review_timeout <= 0) or cpus <= 0:
-        raise UsageError("--workers, --repeat, --timeout, --review-timeout and --cpus-per-review must be positive, --max-cost not negative")
-    if agent not in ("auto", "llm", "heuristic"):
-        raise UsageError(f"unknown agent '{agent}'", "use auto, llm or heuristic")
-    if sandbox not in ("auto", "docker", "local"):
-        raise UsageError(f"unknown sandbox '{sandbox}'", "use auto, docker or local")
     rows = load_manifest(manifest)
     batch_dir = BatchDir(out)
     batch_dir.open()
@@ -113,8 +166,9 @@ def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, t
         spent = spent_usd(batch_dir.root, [job_key(r.id, k, repeat) for r in rows for k in range(1, repeat + 1)
                                            if job_key(r.id, k, repeat) not in keep])
         atomic_write(batch_dir.root / "batch.json", json.dumps(
-            {"manifest": str(Path(manifest).resolve()), "engine": engine_name, "address": address if engine_name == "ray" else None,
-             "workers": workers, "repeat": repeat, "agent": agent, "sandbox": sandbox, "timeout": timeout, "max_cost": max_cost}, indent=2) + "\n")
+            {"manifest": str(Path(manifest).resolve()), "engine": engine_name,
+             "address": address if engine_name == "ray" else None, "workers": workers, "repeat": repeat, "agent": agent,
+             "sandbox": sandbox, "timeout": timeout, "max_cost": max_cost}, indent=2) + "\n")
         stopped = None
         result = None
         if jobs:
@@ -141,12 +195,14 @@ def _report(summary: dict, paths: dict, skipped: int, result, max_cost) -> int:
     typer.echo(f"{summary['n']} artifacts: {summary['completed']} reviewed ({ran} now, {skipped} already done), "
                f"{len(failed)} failed review(s)")
     if summary["labelled"]:
-        typer.echo(f"agreement with human badges: exact match {pct(summary['exact_match'])} over {summary['labelled']}, "
+        typer.echo(f"agreement with human badges: exact match {pct(summary['exact_match'])} "
+                   f"over {summary['labelled']}, "
                    f"macro F1 {pct(summary['macro_f1'])}")
     typer.echo(f"summary: {paths['md']}  dashboard: {paths['html']}")
     if result and result.stopped == "max-cost":
         sys.stderr.write(f"stopped: cost limit ${max_cost:g} reached (${result.spent_usd:.4f} spent); "
-                         f"{len(result.not_started)} review(s) not started — raise --max-cost and run again to continue\n")
+                         f"{len(result.not_started)} review(s) not started — "
+                         "raise --max-cost and run again to continue\n")
         return 0
     if result and result.stopped == "interrupted":
         sys.stderr.write(f"interrupted: {len(summary['stopped']['not_started'])} review(s) still to run — "
@@ -160,4 +216,7 @@ def _report(summary: dict, paths: dict, skipped: int, result, max_cost) -> int:
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="batch")(batch)
+    from ..console import HelpCommand
+
+    app.command(name="batch", cls=HelpCommand, epilog=BATCH_EPILOG,
+                short_help="Review every artifact of a manifest; measure agreement with human badges.")(batch)

@@ -5,7 +5,7 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -55,7 +55,8 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
     (out / "logs").mkdir(exist_ok=True)
     acq = acquire(artifact, out / "acquired")
     if not acq.ok:
-        raise CopilotError(f"artifact could not be acquired: {acq.error}", "pass a local folder, archive or file:// URL")
+        raise CopilotError(f"artifact could not be acquired: {acq.error}",
+                           "pass a local folder, archive or file:// URL")
     log_path = out / "logs" / "repro.log"
     with log_path.open("a", encoding="utf-8") as log_file:
         def log(msg: str) -> None:
@@ -72,14 +73,16 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
         (out / "logs" / f"attempt-{n:02d}.sh").write_text(script, encoding="utf-8")
         (out / "logs" / f"attempt-{n:02d}.json").write_text(json.dumps(verdict.public(), indent=2), encoding="utf-8")
     if result.transcript:
-        (out / "logs" / "transcript.jsonl").write_text("".join(json.dumps(m) + "\n" for m in result.transcript), encoding="utf-8")
+        (out / "logs" / "transcript.jsonl").write_text("".join(json.dumps(m) + "\n" for m in result.transcript),
+                                                       encoding="utf-8")
     if result.script:
         (out / "repro.sh").write_text(result.script, encoding="utf-8")
         (out / "repro.sh").chmod(0o755)
     if result.formatted is not None:
         (out / "table.md").write_text(render_markdown(result.formatted) + "\n", encoding="utf-8")
     v = result.verdict
-    verdict = {"table": expected.label, "category": v.category if v else "static_error", "method": v.method if v else None,
+    verdict = {"table": expected.label, "category": v.category if v else "static_error",
+               "method": v.method if v else None,
                "matched": v.matched if v else 0, "total": v.total if v else len(expected.numeric_cells()),
                "feedback": v.feedback if v else "no reproduction script: no command for this table was found",
                "mode": result.mode, "steps": result.steps, "cost_usd": round(result.cost_usd, 4),
@@ -88,21 +91,45 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
     return verdict
 
 
+REPRO_EPILOG = """Examples:
+
+\b
+  copilot repro paper.md ./artifact --table "Table 2"
+  copilot repro paper.pdf artifact.zip --table 3 --out reports/t3 --sandbox docker
+  copilot repro paper.md ./artifact --table 2 --agent llm --model qwen2.5-coder
+
+Writes repro.sh (the script), table.md (the table it produced), verdict.json and logs/ into --out. The verdict
+is one of success, mismatch, runtime_error, static_error; a success also names the method: full reproduction,
+last-mile reproduction or copied results. The expected values never reach the script or an agent: it sees the
+table with every digit replaced by '?'."""
+
+
 def register(app: typer.Typer) -> None:
-    @app.command()
+    from ..console import HelpCommand
+
+    @app.command(cls=HelpCommand, epilog=REPRO_EPILOG,
+                 short_help="Write and judge a script that reproduces a paper table.")
     def repro(
         paper: Annotated[Path, typer.Argument(help="The paper: PDF, Markdown, LaTeX or text.")],
-        artifact: Annotated[str, typer.Argument(help="The artifact: local directory, archive, or file:// URL.")],
-        table: Annotated[str, typer.Option("--table", help="Paper table to reproduce, e.g. 'Table 2' or '2'.")],
-        out: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: reports/repro-<artifact>-<time>).")] = None,
-        timeout: Annotated[float, typer.Option(help="Time limit for one run of the script, in seconds.")] = 1800.0,
-        agent: Annotated[str, typer.Option(help="auto, llm or heuristic (auto: heuristic unless --model is given).")] = "auto",
-        model: Annotated[Optional[str], typer.Option(help="LLM model name (OpenAI-compatible endpoint from OPENAI_BASE_URL).")] = None,
-        max_steps: Annotated[int, typer.Option("--max-steps", help="Step limit of an LLM agent.")] = 30,
-        max_cost: Annotated[float, typer.Option("--max-cost", help="Cost limit of an LLM agent in USD.")] = 1.0,
-        sandbox: Annotated[str, typer.Option(help="Sandbox: auto, docker or local.")] = "auto",
+        artifact: Annotated[str, typer.Argument(help="The artifact: local folder, archive, or file:// URL.")],
+        table: Annotated[str, typer.Option("--table", metavar="LABEL",
+                                           help="Paper table to reproduce, e.g. 'Table 2' or '2'.")],
+        out: Annotated[Path | None, typer.Option("--out", metavar="DIR", show_default=False,
+                                                 help="Output folder (default: "
+                                                      "reports/repro-<artifact>-<time>).")] = None,
+        timeout: Annotated[float, typer.Option(metavar="SECONDS",
+                                               help="Time limit for one run of the script.")] = 1800.0,
+        agent: Annotated[str, typer.Option(metavar="auto|llm|heuristic",
+                                           help="Who writes the script (auto: heuristic unless --model is "
+                                                "given).")] = "auto",
+        model: Annotated[str | None, typer.Option(metavar="NAME", help="LLM model name (OpenAI-compatible endpoint "
+                                                                      "from OPENAI_BASE_URL).")] = None,
+        max_steps: Annotated[int, typer.Option("--max-steps", metavar="N", help="Step limit of an LLM agent.")] = 30,
+        max_cost: Annotated[float, typer.Option("--max-cost", metavar="USD", help="Cost limit of an LLM agent.")] = 1.0,
+        sandbox: Annotated[str, typer.Option(metavar="auto|docker|local", help="Where the script runs.")] = "auto",
     ) -> None:
-        """Write a script that reproduces a paper table with the artifact, judged on output and method."""
+        """Write a script that reproduces a paper table with the artifact, and judge it on its output and its
+        method (full reproduction, last-mile, copied results)."""
         from ..cli import fail
 
         if timeout <= 0 or max_steps <= 0 or max_cost < 0:
@@ -114,6 +141,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(130) from None
         except Exception as exc:  # noqa: BLE001 - one line at the CLI boundary
             raise fail(exc, f" (details in {out}/logs/repro.log)") from None
-        method = f" ({verdict['method'].replace('_', '-')} reproduction)" if verdict["method"] and verdict["category"] == "success" else ""
+        method = (f" ({verdict['method'].replace('_', '-')} reproduction)"
+                  if verdict["method"] and verdict["category"] == "success" else "")
         typer.echo(f"{verdict['table']}: {verdict['category']}{method}, {verdict['matched']}/{verdict['total']} cells")
-        typer.echo(f"verdict: {out / 'verdict.json'}" + (f"  script: {out / 'repro.sh'}" if (out / "repro.sh").exists() else ""))
+        typer.echo(f"verdict: {out / 'verdict.json'}"
+                   + (f"  script: {out / 'repro.sh'}" if (out / "repro.sh").exists() else ""))

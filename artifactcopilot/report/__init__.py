@@ -7,13 +7,16 @@ from pathlib import Path
 import jsonschema
 
 from .. import __version__
+from ..confidence import assess
 from ..evidence import EvidenceStore, atomic_write
 from ..faults import crash_point
 from ..models import Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score
 from ..redact import default_redactor
 from ..rubric import Rubric
-from ..rules import confidence, derive_badges, facts_from_packets, level_max, run_crosschecks
+from ..rules import derive_badges, facts_from_packets, level_max, run_crosschecks
 from ..schemas import schema_for
+from .acquisition import AcquisitionFailure, acquisition_failure
+from .extras import extras_for
 from .html import render_html
 from .markdown import render_markdown
 
@@ -38,14 +41,28 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
         gate[gc] = GateResult(passed=bool(gate_packet and gate_packet.gate.get(gc)), evidence=it.evidence if it else [])
     dimensions = {d: _dimension(packets.get(d)) for d in reg.dimensions}
     levels = [p.evidence_level for d, p in packets.items() if d in reg.workflow_phases]
-    return Report(
+    report = Report(
         tool_version=__version__, run_id=meta["run_id"], paper=meta["paper"], artifact=meta["artifact"],
         agent=agent, sandbox=sandbox, status=status, badge=decision.badge, badges=decision.badges, gate=gate,
         dimensions=dimensions, evidence_level=level_max(levels), interventions=interventions,
-        derivation=decision.trace + cross_trace, flags=flags, confidence=confidence(packets, interventions, flags, rubric),
-        cost=cost or Cost(), timing=timing or {}, evidence=store.all(),
-        not_established=_not_established(packets, gate_packet, rubric),
-        next_badge=_next_badge(decision.trace, decision.badges, rubric))
+        derivation=decision.trace + cross_trace, flags=flags, confidence=1.0,
+        cost=cost or Cost(), timing=timing or {}, evidence=store.all())
+    read = _store_reader(store)
+    failure = acquisition_failure(report, read)
+    return report.model_copy(update={
+        "confidence": assess(report, store.root, read).value,
+        "not_established": _not_established(packets, gate_packet, rubric, failure),
+        "next_badge": _next_badge(decision.trace, decision.badges, rubric, failure)})
+
+
+def _store_reader(store: EvidenceStore):
+    def read(ev_id: str) -> str | None:
+        try:
+            return store.read(ev_id)
+        except (KeyError, OSError):
+            return None
+
+    return read
 
 
 def _dimension(packet: PhasePacket | None) -> DimensionResult:
@@ -55,12 +72,16 @@ def _dimension(packet: PhasePacket | None) -> DimensionResult:
                            evidence_level=packet.evidence_level, summary=packet.summary)
 
 
-def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, rubric: Rubric) -> list[str]:
+def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, rubric: Rubric,
+                     failure: AcquisitionFailure | None = None) -> list[str]:
     out = []
     if gate is None:
         return ["The availability gate was not decided; nothing else was assessed."]
+    if failure is not None:
+        out.append(f"The artifact could not be acquired ({failure.cause}); the reason is in {failure.evidence}.")
     if not all(gate.gate.values()):
-        out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed (treated as not established).")
+        out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed "
+                   "(treated as not established).")
         return out
     for dim in rubric.registry.dimensions:
         packet = packets.get(dim)
@@ -73,11 +94,14 @@ def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, 
     return out
 
 
-def _next_badge(trace, badges: dict[str, bool], rubric: Rubric) -> list[str]:
-    """The failed conditions of the lowest badge not yet earned, phrased for authors (rubric/advice.yaml)."""
+def _next_badge(trace, badges: dict[str, bool], rubric: Rubric, failure: AcquisitionFailure | None = None) -> list[str]:
+    """The failed conditions of the lowest badge not yet earned, phrased for authors (rubric/advice.yaml).
+    An artifact that could not be acquired gets advice that fits the cause, not advice about its content."""
     target = next((b for b in rubric.registry.badges if not badges.get(b)), None)
     if target is None:
         return []
+    if failure is not None:
+        return [f"For {target}: the artifact could not be acquired ({failure.cause}). {failure.advice}"]
     out = []
     for step in trace:
         fact = step.condition.split()[0]
@@ -94,15 +118,16 @@ def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Pa
     data = redactor.redact_obj(report.model_dump(mode="json"))
     jsonschema.Draft202012Validator(schema_for("report")).validate(data)
     paths = {"json": run_dir / "report.json", "md": run_dir / "report.md", "html": run_dir / "report.html"}
-    markdown = render_markdown(report, rubric)
+    extras = extras_for(report, run_dir)
+    markdown = render_markdown(report, rubric, extras)
     if (run_dir / "transcripts").is_dir():  # the LLM agent's trace: auditable, but not evidence
         markdown += ("\n## Agent transcripts\n\nEvery prompt, response and tool call of the LLM agent is in "
                      "[transcripts/](transcripts/) — a trace for audit, not evidence.\n")
     atomic_write(paths["json"], json.dumps(data, indent=2) + "\n")
     crash_point("report:write")  # between two report files: a resume must rewrite all three
     atomic_write(paths["md"], redactor.redact(markdown))
-    atomic_write(paths["html"], redactor.redact(render_html(report, rubric, markdown)))
+    atomic_write(paths["html"], redactor.redact(render_html(report, rubric, markdown, extras)))
     return paths
 
 
-__all__ = ["build_report", "write_reports", "render_markdown", "render_html", "Score"]
+__all__ = ["Score", "build_report", "render_html", "render_markdown", "write_reports"]

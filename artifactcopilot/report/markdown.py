@@ -6,111 +6,63 @@ Evidence is cited as relative links into the run directory, where report.md is w
 """
 from __future__ import annotations
 
-import re
-from urllib.parse import quote
-
 from ..models import Report, TraceStep
 from ..rubric import Rubric
+from .extras import ReportExtras
+from .mdtext import Links, code, esc, mark, shown, table
+from .sections import (
+    acquisition_block,
+    confidence_lines,
+    contents,
+    crosscheck_section,
+    failed_run_block,
+    results_section,
+)
 
 SEVERITIES = ("high", "medium", "low", "info")
 _STATUS = {"satisfied": "✓ satisfied", "violated": "✗ violated", "not_applicable": "– n.a."}
-# Backslash-escapable punctuation that can start markup inline (CommonMark + GFM tables/strikethrough).
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|&!~#])")
-_LIST_START = re.compile(r"^([-+=])|^(\d+)([.)])")
 
 
-def esc(text: object, block: bool = False) -> str:
-    """Artifact text as inert Markdown on one line (a newline could end a table row or open a block).
-    With block=True the text starts a block (a list item), where '- ' or '1. ' would nest a list."""
-    flat = _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-    return _LIST_START.sub(lambda m: "\\" + m[1] if m[1] else f"{m[2]}\\{m[3]}", flat) if block else flat
-
-
-def code(text: object, cell: bool = False) -> str:
-    """A code span. Backslashes do not work inside code spans, so backticks in the text get a
-    longer fence instead; `|` still needs `\\|` inside a table, where rows are split first."""
-    flat = " ".join(str(text).split())
-    fence = "`" * (max((len(r) for r in re.findall(r"`+", flat)), default=0) + 1)
-    if cell:
-        flat = flat.replace("|", "\\|")
-    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
-    return f"{fence}{pad}{flat}{pad}{fence}" if flat else "(empty)"
-
-
-def mark(ok: bool | None) -> str:
-    return "–" if ok is None else ("✓" if ok else "✗")
-
-
-def shown(value: object) -> str:
-    """Observed fact value; None means the review did not establish it, never 'false'."""
-    if value is None:
-        return "*not established*"
-    return esc(str(value).lower() if isinstance(value, bool) else value)
-
-
-class _Links:
-    def __init__(self, report: Report):
-        self.paths = {e.id: e.path for e in report.evidence}
-        self.ledger = {i.id for i in report.interventions}  # the rule engine cites INT-* for max_intervention
-
-    def __call__(self, ids: list[str]) -> str:
-        out = []
-        for ev_id in ids:
-            path = self.paths.get(ev_id)
-            if ev_id in self.ledger:
-                out.append(f"{esc(ev_id)} (ledger)")
-            elif path is None:  # cited but never committed: show it, so the chair sees the gap
-                out.append(f"{esc(ev_id)} (missing)")
-            else:  # percent-quote so a path can never become a scheme ('javascript:') or break the link
-                out.append(f"[{esc(ev_id)}]({quote(path, safe='/._-')})")
-        return ", ".join(out) or "—"
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return lines + ["| " + " | ".join(r) + " |" for r in rows] + [""]
-
-
-def _trace_table(steps: list[TraceStep], links: _Links, with_rule: bool = False) -> list[str]:
+def _tracetable(steps: list[TraceStep], links: Links, with_rule: bool = False) -> list[str]:
     head = (["Check"] if with_rule else []) + ["Condition", "Observed", "Result", "Evidence"]
     rows = [([esc(s.rule)] if with_rule else []) + [esc(s.condition), shown(s.value), mark(s.result), links(s.evidence)]
             for s in steps]
-    return _table(head, rows)
+    return table(head, rows)
 
 
-def _header(r: Report) -> list[str]:
-    out = [f"# ArtifactCopilot review — {esc(r.paper)}", ""]
+def _header(r: Report, extras: ReportExtras, links: Links) -> list[str]:
+    out = [f"# ArtifactCopilot review — {esc(r.paper)}", ""] + acquisition_block(extras.acquisition, links)
     if r.status == "incomplete":
-        out += ["> **⚠ Incomplete review.** Not every phase finished; badges, scores and confidence "
-                "reflect only what was established before the review stopped.", ""]
+        out += [("> **⚠ Incomplete review.** Not every phase finished; badges, scores and confidence "
+                "reflect only what was established before the review stopped."), ""]
     fields = [("Paper", r.paper), ("Artifact", r.artifact), ("Run id", r.run_id), ("Agent", r.agent),
               ("Sandbox", r.sandbox), ("Status", r.status.upper() if r.status == "incomplete" else r.status),
               ("Date", r.created_at), ("Tool version", r.tool_version)]
     return out + [f"- **{k}:** {esc(v)}" for k, v in fields] + [""]
 
 
-def _badges(r: Report, rubric: Rubric, links: _Links) -> list[str]:
+def _badges(r: Report, rubric: Rubric, links: Links) -> list[str]:
     titles = {b.id: b.title for b in rubric.badges}
     out = ["## Badge verdict", "", f"**Recommended badge: {esc(titles.get(r.badge, 'No badge'))}**", ""]
-    out += _table(["Badge", "Awarded", "Rule"],
+    out += table(["Badge", "Awarded", "Rule"],
                   [[esc(b.title), mark(r.badges.get(b.id)), esc(b.rule)] for b in rubric.badges])
     for b in rubric.badges:
         steps = [s for s in r.derivation if s.rule == b.id]
         out += [f"### Derivation: {esc(b.title)} {mark(r.badges.get(b.id))}", "", f"Rule: {esc(b.rule)}", ""]
-        out += _trace_table(steps, links) if steps else ["No conditions were checked for this badge.", ""]
+        out += _tracetable(steps, links) if steps else ["No conditions were checked for this badge.", ""]
     return out
 
 
-def _gate(r: Report, rubric: Rubric, links: _Links) -> list[str]:
+def _gate(r: Report, rubric: Rubric, links: Links) -> list[str]:
     rows = []
     for gc, spec in rubric.gate.items():
         res = r.gate.get(gc)
         verdict = "not assessed" if res is None else ("✓ passed" if res.passed else "✗ failed")
         rows.append([gc, esc(spec["title"]), verdict, links(res.evidence if res else [])])
-    return ["## Availability gate", ""] + _table(["Check", "Title", "Result", "Evidence"], rows)
+    return ["## Availability gate", ""] + table(["Check", "Title", "Result", "Evidence"], rows)
 
 
-def _dimensions(r: Report, rubric: Rubric, links: _Links) -> list[str]:
+def _dimensions(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -> list[str]:
     out = ["## Dimensions", ""]
     ev_text = rubric.levels["evidence"]
     for dim_id in rubric.registry.dimensions:
@@ -126,34 +78,37 @@ def _dimensions(r: Report, rubric: Rubric, links: _Links) -> list[str]:
         lv = res.evidence_level.value
         out += [f"- **Evidence level:** {lv} — {esc(ev_text.get(lv, ''))}",
                 f"- **Summary:** {esc(res.summary) or '—'}", f"- **Evidence:** {links(res.evidence)}", ""]
+        if dim_id == "D3":
+            out += failed_run_block(extras.failed, links)
         rows = [[esc(c.item), esc(rubric.item_text(c.item)), _STATUS[c.status], esc(c.note), links(c.evidence)]
                 for c in res.checklist]
-        out += _table(["Item", "Requirement", "Status", "Note", "Evidence"], rows) if rows else ["No checklist items.", ""]
+        head = ["Item", "Requirement", "Status", "Note", "Evidence"]
+        out += table(head, rows) if rows else ["No checklist items.", ""]
         steps = [s for s in r.derivation if s.rule.startswith(f"{dim_id}.")]  # score-level trace, if recorded
         if steps:
-            out += ["Score derivation:", ""] + _trace_table(steps, links, with_rule=True)
+            out += ["Score derivation:", ""] + _tracetable(steps, links, with_rule=True)
     return out
 
 
-def _interventions(r: Report, rubric: Rubric, links: _Links) -> list[str]:
+def _interventions(r: Report, rubric: Rubric, links: Links) -> list[str]:
     out = ["## Intervention ledger", ""]
     rows = [[esc(i.id), esc(i.phase), i.level.value, code(i.action, cell=True), esc(i.purpose), esc(i.rule),
              esc(i.anticipated_impact), links(i.evidence)] for i in r.interventions]
-    out += _table(["Id", "Phase", "Level", "Action", "Purpose", "Rule", "Anticipated impact", "Evidence"], rows) \
+    out += table(["Id", "Phase", "Level", "Action", "Purpose", "Rule", "Anticipated impact", "Evidence"], rows) \
         if rows else ["No interventions were logged: the artifact was run as documented (I0).", ""]
     for lv in sorted({i.level for i in r.interventions}):
         out.append(f"- **{lv.value}:** {esc(rubric.levels['intervention'].get(lv.value, ''))}")
     i4 = [i.id for i in r.interventions if i.level.value == "I4"]
     out += ["", "Any I4 intervention (a semantic change) disqualifies Functional and Reusable."
             + (f" **This review logged I4: {esc(', '.join(i4))}.**" if i4 else ""), ""]
-    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in rubric.registry.dimensions if d in r.dimensions)
-    return out + [f"Evidence level per dimension: {levels or 'none assessed'}; overall: **{r.evidence_level.value}**.", ""]
+    levels = ", ".join(f"{d} {r.dimensions[d].evidence_level.value}" for d in rubric.registry.dimensions
+                       if d in r.dimensions)
+    return out + [(f"Evidence level per dimension: {levels or 'none assessed'}; "
+                  f"overall: **{r.evidence_level.value}**."), ""]
 
 
-def _flags(r: Report, links: _Links) -> list[str]:
-    out = ["## Confidence and flags", "",
-           f"**Confidence: {r.confidence:.2f}** (a reviewer cue from evidence completeness and intervention "
-           "burden; flags and confidence never change a badge).", ""]
+def _flags(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -> list[str]:
+    out = ["## Confidence and flags", ""] + confidence_lines(r, extras.confidence)
     for sev in SEVERITIES:
         flags = [f for f in r.flags if f.severity == sev]
         if flags:
@@ -162,10 +117,7 @@ def _flags(r: Report, links: _Links) -> list[str]:
             out += [""]
     if not r.flags:
         out += ["No flags raised.", ""]
-    checks = [s for s in r.derivation if s.rule.startswith("crosscheck:")]
-    if checks:
-        out += ["### Cross-check trace", ""] + _trace_table(checks, links, with_rule=True)
-    return out
+    return out + crosscheck_section(r, rubric, links)
 
 
 def _bullets(title: str, items: list[str], empty: str) -> list[str]:
@@ -178,18 +130,25 @@ def _cost(r: Report) -> list[str]:
     return out + [f"- **{esc(k)}:** {v:.1f} s" for k, v in r.timing.items()] + [""]
 
 
-def _evidence_index(r: Report, links: _Links) -> list[str]:
+def _evidence_index(r: Report, links: Links) -> list[str]:
     rows = [[links([e.id]), esc(e.phase), esc(e.kind), e.level.value, code(e.sha256[:12], cell=True), esc(e.summary)]
             for e in r.evidence]
-    return ["## Evidence index", ""] + (_table(["Evidence", "Phase", "Kind", "Level", "sha256", "Summary"], rows)
+    return ["## Evidence index", ""] + (table(["Evidence", "Phase", "Kind", "Level", "sha256", "Summary"], rows)
                                          if rows else ["No evidence was committed.", ""])
 
 
-def render_markdown(report: Report, rubric: Rubric) -> str:
-    links = _Links(report)
-    parts = (_header(report) + _badges(report, rubric, links) + _gate(report, rubric, links)
-             + _dimensions(report, rubric, links) + _interventions(report, rubric, links) + _flags(report, links)
-             + _bullets("Not established", report.not_established, "Nothing: every fact the rubric asked for was established.")
-             + _bullets("To reach the next badge", report.next_badge, "No further steps listed.")
-             + _cost(report) + _evidence_index(report, links))
+def render_markdown(report: Report, rubric: Rubric, extras: ReportExtras | None = None) -> str:
+    """report.md; `extras` (see extras.py) adds what is read back from evidence: the acquisition failure,
+    reproduced results, D3's failing command and the confidence findings."""
+    extras = extras or ReportExtras()
+    links = Links(report)
+    gate_failed = bool(report.gate) and not all(g.passed for g in report.gate.values())
+    body = (results_section(extras.tables, links, gate_failed, extras.failed) + _badges(report, rubric, links)
+            + _gate(report, rubric, links) + _dimensions(report, rubric, links, extras)
+            + _interventions(report, rubric, links) + _flags(report, rubric, links, extras)
+            + _bullets("Not established", report.not_established,
+                       "Nothing: every fact the rubric asked for was established.")
+            + _bullets("To reach the next badge", report.next_badge, "No further steps listed.")
+            + _cost(report) + _evidence_index(report, links))
+    parts = _header(report, extras, links) + contents(body) + body
     return "\n".join(parts).rstrip() + "\n"

@@ -12,7 +12,8 @@ from artifactcopilot.batch.summary_model import render_summary_schema
 from artifactcopilot.resources import data_dir
 
 
-@pytest.mark.parametrize("name, render", [("batch-manifest", render_manifest_schema), ("batch-summary", render_summary_schema)])
+@pytest.mark.parametrize("name, render", [("batch-manifest", render_manifest_schema),
+                                          ("batch-summary", render_summary_schema)])
 def test_schema_files_match_models(name, render):
     shipped = (data_dir("schemas") / f"{name}.schema.json").read_text(encoding="utf-8")
     assert shipped == render(), f"schemas/{name}.schema.json is stale: regenerate it from the batch models"
@@ -55,19 +56,43 @@ def test_every_problem_is_reported_with_its_line(tmp_path):
     with pytest.raises(ManifestError) as caught:
         load_manifest(manifest)
     message = str(caught.value)
-    assert "6 problem(s)" in message
+    lines = message.splitlines()
+    assert lines[0] == f"manifest {manifest} has 6 problem(s):"
     for needle in ("line 3: duplicate id 'a' (first on line 2)", "line 4: paper", "nope.md not found",
-                   "line 5: artifact", "line 6: unknown badge 'gold'", "line 7: human_D1: unknown score 'XL'", "line 8: id"):
+                   "line 5: artifact", "line 6: unknown badge 'gold'", "line 7: human_D1: unknown score 'XL'",
+                   "line 8: id"):
         assert needle in message, message
-    assert "\n" not in message
+    assert len(lines) == 7 and all(ln.startswith("  line ") for ln in lines[1:])  # one problem a line
+    assert "relative paths" not in message  # every path here was absolute
+
+
+def test_relative_paths_are_read_from_the_manifests_folder(tmp_path):
+    (tmp_path / "venue").mkdir()
+    (tmp_path / "paper.md").write_text("# A paper\n")  # next to the current directory, not the manifest
+    manifest = tmp_path / "venue" / "venue.csv"
+    manifest.write_text("id,paper,artifact\nx,paper.md,artifact\n")
+    with pytest.raises(ManifestError) as caught:
+        load_manifest(manifest)
+    message = str(caught.value)
+    assert f"line 2: paper {tmp_path / 'venue' / 'paper.md'} not found" in message
+    assert f"(relative paths are read from the manifest's folder, {tmp_path / 'venue'})" in message
+
+
+def test_many_problems_are_cut_short(tmp_path):
+    manifest = tmp_path / "venue.csv"
+    rows = "".join(f"x{i},{tmp_path}/p{i}.md,https://x.org/a\n" for i in range(30))
+    manifest.write_text("id,paper,artifact\n" + rows)
+    lines = str(pytest.raises(ManifestError, load_manifest, manifest).value).splitlines()
+    assert lines[0].endswith("has 30 problem(s):") and lines[-1] == "  … and 10 more" and len(lines) == 22
 
 
 def test_jsonl_manifest_and_its_errors(tmp_path):
     good = corpus_row("reusable-full")
     manifest = tmp_path / "venue.jsonl"
-    manifest.write_text(json.dumps({"id": "r", "paper": good["paper"], "artifact": good["artifact"], "human_badge": "reusable"}) + "\n"
+    paths = {"paper": good["paper"], "artifact": good["artifact"]}
+    manifest.write_text(json.dumps({"id": "r", **paths, "human_badge": "reusable"}) + "\n"
                         + "{not json\n"
-                        + json.dumps({"id": "s", "paper": good["paper"], "artifact": good["artifact"], "humanbadge": "none"}) + "\n")
+                        + json.dumps({"id": "s", **paths, "humanbadge": "none"}) + "\n")
     with pytest.raises(ManifestError) as caught:
         load_manifest(manifest)
     assert "line 2: not valid JSON" in str(caught.value)
@@ -83,12 +108,29 @@ def test_schema_file_checks_a_row():
         jsonschema.validate({"id": "x", "paper": "p.md", "artifact": "a", "human_badge": "gold"}, schema)
 
 
-def test_cli_reports_a_bad_manifest_on_one_line(tmp_path):
-    manifest = write_manifest(tmp_path / "m.csv", [], [{"id": "x", "paper": str(tmp_path / "missing.md"), "artifact": str(tmp_path)}])
+def test_cli_reports_a_bad_manifest_one_problem_a_line(tmp_path):
+    rows = [{"id": "x", "paper": str(tmp_path / "missing.md"), "artifact": str(tmp_path)},
+            {"id": "y", "paper": str(tmp_path / "other.md"), "artifact": str(tmp_path)}]
+    manifest = write_manifest(tmp_path / "m.csv", [], rows)
     proc = copilot("batch", str(manifest), "--out", str(tmp_path / "out"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "line 2: paper" in lines[0] and "missing.md not found" in lines[0]
+    assert lines[0] == f"error: manifest {manifest} has 2 problem(s):"
+    assert "line 2: paper" in lines[1] and "missing.md not found" in lines[1] and "line 3: paper" in lines[2]
+    assert lines[-1] == "fix the manifest and run again" and len(lines) == 4
     assert not (tmp_path / "out").exists()
+
+
+def test_cli_usage_errors_exit_2_on_one_line(tmp_path):
+    manifest = write_manifest(tmp_path / "m.csv", ["functional-basic"])
+    (tmp_path / "file").write_text("x")
+    for args, needle in ((["--workers", "0"], "--workers must be a positive whole number, not 0"),
+                         (["--timeout", "-1"], "--timeout must be a positive number, not -1"),
+                         (["--engine", "spark"], "unknown engine 'spark'"),
+                         (["--out", str(tmp_path / "file")], "is a file, not a folder")):
+        proc = copilot("batch", str(manifest), "--out", str(tmp_path / "out"), *args)
+        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        assert proc.returncode == 2 and len(lines) == 1 and needle in lines[0], (args, proc.stderr)
     proc = copilot("batch", str(tmp_path / "none.csv"), "--out", str(tmp_path / "out"))
     assert proc.returncode == 2 and "none.csv not found" in proc.stderr
+    assert not (tmp_path / "out").exists()

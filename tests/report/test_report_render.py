@@ -8,8 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from artifactcopilot.models import (ChecklistItem, Cost, DimensionResult, Evidence, EvidenceLevel, Flag,
-                                    GateResult, Intervention, InterventionLevel, Report, Score)
+from artifactcopilot.models import (
+    ChecklistItem,
+    Cost,
+    DimensionResult,
+    Evidence,
+    EvidenceLevel,
+    Flag,
+    GateResult,
+    Intervention,
+    InterventionLevel,
+    Report,
+    Score,
+)
 from artifactcopilot.report.html import render_html
 from artifactcopilot.report.markdown import render_markdown
 from artifactcopilot.rubric import default_rubric
@@ -97,16 +108,20 @@ def run(tmp_path: Path):
               "D4.evidence_level": Fact(EvidenceLevel.E2, ["D3-006-command"]),
               "max_intervention": Fact(InterventionLevel.I3, ["INT-002"]),
               "D4.table_reproduced": Fact(False), "D4.copied_results": Fact(False),
-              **{f"D1.declines_{b}": Fact(False, ["D1-003-analysis"]) for b in ("functional", "reusable", "reproduced")}}
+              **{f"D1.declines_{b}": Fact(False, ["D1-003-analysis"])
+                 for b in ("functional", "reusable", "reproduced")}}
     decision = derive_badges(facts, rubric)  # D5.* stay unset: the trace must say "not established"
     flags, cc_trace = run_crosschecks(facts, decision.badges, rubric)
     dims = {
         "D1": DimensionResult(score=Score.WA, evidence=["D1-003-analysis"], evidence_level=EvidenceLevel.E1,
                               summary="README covers setup and workflow.",
-                              checklist=[ChecklistItem(item="D1.setup", status="satisfied", evidence=["gate-002-readme"]),
-                                         ChecklistItem(item="D1.resources", status="violated", note="No RAM estimate.")]),
+                              checklist=[ChecklistItem(item="D1.setup", status="satisfied",
+                                                       evidence=["gate-002-readme"]),
+                                         ChecklistItem(item="D1.resources", status="violated",
+                                                       note="No RAM estimate.")]),
         "D2": DimensionResult(score=Score.WA, evidence=["D2-004-command"], evidence_level=EvidenceLevel.E1,
-                              checklist=[ChecklistItem(item="D2.evaluable", status="satisfied", evidence=["D2-004-command"])]),
+                              checklist=[ChecklistItem(item="D2.evaluable", status="satisfied",
+                                                       evidence=["D2-004-command"])]),
         "D3": DimensionResult(score=Score.WA, evidence=["D3-006-command"], evidence_level=EvidenceLevel.E2,
                               checklist=[ChecklistItem(item="RW3", status="satisfied", note=HOSTILE,
                                                        evidence=["D3-006-command"]),
@@ -161,14 +176,19 @@ def test_every_badge_condition_is_in_its_derivation_table(run):
     assert ["D5.score >= WA", "not established", "✗"] in [r[:3] for r in reusable]
     # cross-checks are flags, not badge conditions
     assert all(not r[0].startswith("crosscheck:") for r in page.rows_under("Derivation"))
-    assert any(r[0] == "crosscheck:heavy-intervention" for r in page.rows_under("Cross-check trace"))
+    checks = {r[0]: r for r in page.rows_under("Cross-checks")}
+    assert checks["heavy-intervention"][5] == "⚠ warning (fired)"  # I3 logged: the check fired and warned
+    assert checks["copied-results"][5] == "– not triggered"  # its condition did not hold: no ✗ for it
+    assert checks["d3-without-e2"][5] == "✓ passed"
 
 
 def test_evidence_links_are_relative_and_resolve(run):
     run_dir, report, md, page, _ = run
-    md_links = re.findall(r"(?<!\\)\]\(([^)]+)\)", md)
+    md_links = [h for h in re.findall(r"(?<!\\)\]\(([^)]+)\)", md) if not h.startswith("#")]  # contents: anchors
     assert md_links and page.hrefs
-    for href in md_links + page.hrefs:
+    anchors = [h for h in page.hrefs if h.startswith("#")]
+    assert anchors and all(h[1:] in page.by_id for h in anchors)  # the table of contents reaches every section
+    for href in md_links + [h for h in page.hrefs if not h.startswith("#")]:
         assert not re.match(r"^[a-z]+:|^/", href), href
         assert (run_dir / href).is_file(), href
     assert {e.path for e in report.evidence} <= set(page.hrefs)  # every record is reachable
@@ -201,7 +221,7 @@ def test_hostile_evidence_path_cannot_become_a_script_link(run):
     bad = report.evidence[0].model_copy(update={"path": "javascript:alert(1)"})
     page = Page(render_html(report, default_rubric(), render_markdown(
         report.model_copy(update={"evidence": [bad] + report.evidence[1:]}), default_rubric())))
-    assert not any(re.match(r"^[a-z]+:", h, re.I) for h in page.hrefs)  # at worst a relative file name
+    assert not any(re.match(r"^[a-z]+:", h, re.IGNORECASE) for h in page.hrefs)  # at worst a relative file name
 
 
 def test_incomplete_status_is_visible(run):
@@ -215,7 +235,7 @@ def test_flags_grouped_by_severity_in_order(run):
     _, report, md, _, _ = run
     heads = [md.index(f"### {s} severity (") for s in ("High", "Medium", "Low", "Info")]
     assert heads == sorted(heads)
-    bounds = heads + [md.index("### Cross-check trace")]
+    bounds = heads + [md.index("### Cross-checks")]
     for i, sev in enumerate(("high", "medium", "low", "info")):
         for flag in (f for f in report.flags if f.severity == sev):
             assert bounds[i] < md.index(f"**{flag.code}**") < bounds[i + 1], flag.code
