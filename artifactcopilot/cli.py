@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from . import __version__
 from .console import (
@@ -22,6 +21,8 @@ from .console import (
     check_args,
     check_artifact,
     check_out,
+    err,
+    fail,
     gate_notes,
     gate_outcome,
     read_report_json,
@@ -34,9 +35,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                   help="ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation.",
                   epilog="Start with: copilot review PAPER ARTIFACT --out DIR (then open DIR/report.html). "
                          "Each command has its own -h with examples.")
-err = Console(stderr=True, highlight=False)
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"copilot {__version__}")
@@ -47,20 +45,6 @@ def _version(value: bool) -> None:
 def root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                help="Show the version and exit.")] = False) -> None:
     """ArtifactCopilot: rubric-guided, evidence-backed artifact evaluation."""
-
-
-def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
-    """The error as the user sees it: one line (a multi-line message, e.g. a manifest's problems, keeps its
-    lines and puts the hint last), and the exit code its kind has."""
-    if isinstance(exc, CopilotError):
-        message = str(exc)
-        if "\n" in message:
-            sys.stderr.write(f"error: {message}\n" + (f"{exc.hint}\n" if exc.hint else ""))
-        else:
-            sys.stderr.write(f"error: {message}{f' — {exc.hint}' if exc.hint else ''}\n")  # scripts grep this line
-        return typer.Exit(exc.exit_code)
-    sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}{log_hint}\n")
-    return typer.Exit(1)
 
 
 def _log_traceback(out: Path, exc: BaseException) -> str:
@@ -229,29 +213,7 @@ def outcome_lines(report, out: Path, paths: dict[str, Path]) -> list[str]:
     return lines
 
 
-@app.command(cls=HelpCommand)
-def schema(
-    name: Annotated[str, typer.Argument(
-        help="report, packet, evidence, intervention, batch-manifest or batch-summary.")] = "report",
-    write: Annotated[Path | None, typer.Option("--write", metavar="DIR",
-                                               help="Write every schema into this folder instead.")] = None,
-) -> None:
-    """Print a JSON Schema generated from the models (or write them all)."""
-    from .schemas import names, render, write_all
-
-    if write is not None:
-        write.mkdir(parents=True, exist_ok=True)
-        for path in write_all(write):
-            typer.echo(str(path))
-        return
-    if name not in names():
-        from .errors import UsageError
-
-        raise fail(UsageError(f"unknown schema '{name}'", f"choose one of {', '.join(names())}"))
-    typer.echo(render(name), nl=False)
-
-
-EXTENSIONS = ("batch", "repro", "judge", "doctor")
+EXTENSIONS = ("schema", "batch", "repro", "judge", "doctor")
 
 
 def _register_extensions() -> None:

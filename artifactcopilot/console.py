@@ -9,17 +9,35 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+import typer
+from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
-from .errors import UsageError
+from .errors import CopilotError, UsageError
 
 AGENTS = ("auto", "llm", "heuristic")
 _ARG_TYPE = re.compile(r"^(\s+)(\[?)([a-z][a-z0-9_-]*)(\]?)( <[^>]+>)(\s*)(.*)$")
 _USAGE_PIECE = re.compile(r"\{([a-z][a-z0-9_-]*)\}|\[([a-z][a-z0-9_-]*)\]")
+err = Console(stderr=True, highlight=False)
+
+
+def fail(exc: BaseException, log_hint: str = "") -> typer.Exit:
+    """The error as the user sees it: one line (a multi-line message, e.g. a manifest's problems, keeps its
+    lines and puts the hint last), and the exit code its kind has."""
+    if isinstance(exc, CopilotError):
+        message = str(exc)
+        if "\n" in message:
+            sys.stderr.write(f"error: {message}\n" + (f"{exc.hint}\n" if exc.hint else ""))
+        else:
+            sys.stderr.write(f"error: {message}{f' — {exc.hint}' if exc.hint else ''}\n")  # scripts grep this line
+        return typer.Exit(exc.exit_code)
+    sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}{log_hint}\n")
+    return typer.Exit(1)
 
 
 class HelpCommand(TyperCommand):

@@ -17,11 +17,9 @@ passes the secret redactor. Packets are only read after the run directory was ch
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import tempfile
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,6 +27,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import EvidenceError, UsageError
+from .fileio import append_line, atomic_write, read_jsonl, sha256_bytes, sha256_file
 from .models import Evidence, EvidenceLevel, Intervention, PhasePacket, utcnow
 from .redact import Redactor, default_redactor
 
@@ -46,83 +45,6 @@ class RunDirTampered(EvidenceError):
         more = f" (and {n} more problem{'s' if n > 1 else ''})" if n > 0 else ""
         super().__init__(f"cannot use run directory: {problems[0]}{more}; start a new review in another --out")
         self.problems = list(problems)
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: Path, data: bytes | str, exclusive: bool = False) -> None:
-    """Write via a temp file in the same folder; with exclusive=True an existing file is an error."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if exclusive:
-            try:
-                os.link(tmp, path)  # fails if the target exists: no silent overwrite
-            except FileExistsError:
-                raise EvidenceError(f"refusing to rewrite committed file {path}") from None
-        else:
-            os.replace(tmp, path)
-        _fsync_dir(path.parent)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def append_line(path: Path, record: dict) -> None:
-    """Append one JSON line and fsync, so a committed record survives a crash."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(record, sort_keys=True) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def read_jsonl(path: Path, label: str) -> tuple[list[dict], list[str]]:
-    """The JSON objects of a JSON-lines file, and one problem per line that is not one (a torn line too)."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
-    except OSError as exc:
-        return [], [f"{label} is unreadable ({exc.strerror})"]
-    out, problems = [], []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            obj = None
-        if isinstance(obj, dict):
-            out.append(obj)
-        else:
-            problems.append(f"{label} line {n} does not parse")
-    return out, problems
 
 
 def _slug(text: str, limit: int = 40) -> str:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Callable, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
-from .checker import PacketChecker
+from .verifier.checker import PacketChecker
 from .evidence import EvidenceStore
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket

@@ -14,10 +14,11 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
-from .checker import PacketChecker
+from .verifier.checker import PacketChecker
 from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, REVIEW_BUDGET_S, TIMEOUT_S
 from .errors import CopilotError, UsageError
-from .evidence import EvidenceStore, sha256_file
+from .evidence import EvidenceStore
+from .fileio import sha256_file
 from .flaglog import FlagLog
 from .graph import Progress, Runtime, build_graph
 from .models import Flag, Report

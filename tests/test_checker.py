@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifactcopilot.checker import PacketChecker
+from artifactcopilot.verifier.checker import PacketChecker
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.models import ChecklistItem, EvidenceLevel, PhasePacket, Score
 from artifactcopilot.rubric import default_rubric

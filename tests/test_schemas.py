@@ -6,7 +6,8 @@ import json
 import pytest
 
 from artifactcopilot.resources import data_dir
-from artifactcopilot.schemas import MODELS, render
+from artifactcopilot.commands.schema import render
+from artifactcopilot.schemas import MODELS
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

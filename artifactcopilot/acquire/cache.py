@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from ..evidence import atomic_write
+from ..fileio import atomic_write
 
 try:
     import fcntl

@@ -15,7 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..errors import CopilotError
+from ..fileio import decode_text, looks_binary
 from ..tables import Table, parse_tables
+from .latex import main_tex, parse_latex
 
 
 class PaperError(CopilotError):
@@ -45,7 +47,10 @@ def load_paper(path: str | Path) -> Paper:
     if not p.exists():
         raise PaperError(f"paper {p} does not exist", hint="check the path to the paper")
     if p.is_dir():
-        main = _main_tex(p)
+        main = main_tex(p)
+        if main is None:
+            raise PaperError(f"paper directory {p} has no main .tex file (none contains \\documentclass)",
+                             hint="pass the main .tex file or a PDF instead")
         paper = _latex(main)
         paper.path = str(p)
         paper.notes.insert(0, f"main file: {main.relative_to(p)}")
@@ -61,10 +66,10 @@ def load_paper(path: str | Path) -> Paper:
         return _pdf(p, data)
     if ext == ".pdf":
         raise PaperError(f"paper {p} is a corrupt PDF: no %PDF header", hint="re-download the PDF")
-    if _binary(data):
+    if looks_binary(data):
         raise PaperError(f"paper {p} is not a text, Markdown, LaTeX or PDF file",
                          hint="pass the paper's PDF, Markdown, LaTeX sources or plain text")
-    text = _decode(data)
+    text = decode_text(data)
     fmt = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".txt": "text"}.get(ext) or _sniff(text)
     if fmt == "latex":
         return _latex(p, text)
@@ -72,23 +77,6 @@ def load_paper(path: str | Path) -> Paper:
 
 
 # ---------------------------------------------------------------------------------- bytes
-
-def _binary(data: bytes) -> bool:
-    sample = data[:8192]
-    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 text has NULs but is text
-        return False
-    control = sum(b < 32 and b not in (9, 10, 12, 13) for b in sample)
-    return b"\x00" in sample or control > len(sample) * 0.05
-
-
-def _decode(data: bytes) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:  # old LaTeX sources are often latin-1
-        return data.decode("latin-1")
-
 
 def _sniff(text: str) -> str:
     if re.search(r"\\(documentclass|begin\{document\}|section\*?\{)", text):
@@ -196,110 +184,12 @@ def _markdown(p: Path, text: str) -> Paper:
                          sections=sections, text=plain, tables=parse_tables(text)))
 
 
-# ---------------------------------------------------------------------------------- LaTeX
-
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
-_INPUT = re.compile(r"\\(input|include|subfile)\s*\{([^}]+)\}")
-_TABLE_ENV = re.compile(r"\\begin\{(table\*?)\}.*?\\end\{\1\}", re.S)
-_TABULAR = re.compile(r"\\begin\{(tabular\*?|tabularx)\}.*?\\end\{\1\}", re.S)
-
-
-def _main_tex(folder: Path) -> Path:
-    found = [f for f in sorted(folder.rglob("*.tex")) if "\\documentclass" in _COMMENT.sub("", _read(f))]
-    if not found:
-        raise PaperError(f"paper directory {folder} has no main .tex file (none contains \\documentclass)",
-                         hint="pass the main .tex file or a PDF instead")
-    named = [f for f in found if f.stem.lower() in ("main", "paper", "ms", "article")]
-    return (named or [f for f in found if "\\begin{document}" in _read(f)] or found)[0]
-
-
-def _read(f: Path) -> str:
-    try:
-        return _decode(f.read_bytes())
-    except OSError:
-        return ""
-
-
-def _inline(text: str, root: Path, notes: list[str], stack: tuple[Path, ...] = ()) -> str:
-    """Replace \\input/\\include by the file's content (paths are relative to the main file's folder)."""
-    def repl(m: re.Match) -> str:
-        name = m.group(2).strip()
-        f = next((c.resolve() for c in (root / name, root / f"{name}.tex") if c.is_file()), None)
-        if f is None or f in stack:
-            notes.append(f"\\{m.group(1)}{{{name}}}: {'file not found' if f is None else 'includes itself'}, skipped")
-            return ""
-        return _inline(_read(f), root, notes, stack + (f,))
-    return _INPUT.sub(repl, _COMMENT.sub("", text))
-
-
-def _arg(source: str, command: str) -> str:
-    m = re.search(r"\\" + command + r"\*?\s*(?:\[[^\]]*\])?\s*\{", source)
-    if not m:
-        return ""
-    depth, start = 0, m.end() - 1
-    for i in range(start, len(source)):
-        depth += {"{": 1, "}": -1}.get(source[i], 0) if source[i - 1] != "\\" else 0
-        if depth == 0:
-            return source[start + 1:i]
-    return ""
-
-
-def _latex_plain(s: str, refs: dict[str, str]) -> str:
-    s = _TABULAR.sub("\n", s)  # table cells are in `tables`; as prose they only confuse claims
-    s = re.sub(r"\\(?:url|path)\s*\{([^{}]*)\}", lambda m: m.group(1).replace("\\_", "_"), s)
-    s = re.sub(r"\\href\s*\{([^{}]*)\}\s*\{([^{}]*)\}", lambda m: f"{m.group(2)} ({m.group(1)})", s)
-    s = re.sub(r"\\(?:auto|c|C)?ref\s*\{([^{}]*)\}", lambda m: refs.get(m.group(1), "?"), s)
-    s = re.sub(r"\\(?:cite[a-zA-Z]*|label|vspace|hspace|bibliography(?:style)?|includegraphics)\*?\s*(?:\[[^\]]*\])*"
-               r"\s*\{[^{}]*\}", "", s)
-    s = re.sub(r"\\(?:sub)*section\*?\s*\{([^{}]*)\}", r"\n\n\1\n\n", s)
-    s = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}(?:\[[^\]]*\])?", "\n", s)
-    for a, b in (("\\%", "%"), ("\\&", "&"), ("\\_", "_"), ("\\$", "$"), ("~", " "), ("\\\\", "\n"),
-                 ("\\pm", "±"), ("\\times", "×"), ("---", "—"), ("--", "–"), ("``", '"'), ("''", '"')):
-        s = s.replace(a, b)
-    s = re.sub(r"\\[a-zA-Z]+\*?", "", s)
-    s = re.sub(r"(?<!\\)[${}]", "", s)
-    paragraphs = (" ".join(par.split()) for par in re.split(r"\n\s*\n", s))
-    return "\n\n".join(par for par in paragraphs if par)
-
-
 def _latex(p: Path, source: str | None = None) -> Paper:
-    notes: list[str] = []
-    source = _inline(_read(p) if source is None else source, p.parent, notes, (p.resolve(),))
-    m = re.search(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", source, re.S)
-    body = m.group(1) if m else source
-    # LaTeX numbers tables by the order of table environments.
-    found: list[tuple[int, Table]] = []
-    refs: dict[str, str] = {}
-    for n, env in enumerate(_TABLE_ENV.finditer(body), 1):
-        for t in parse_tables(env.group(0)):
-            t.label = t.label or f"Table {n}"
-            if t.ref:
-                refs[t.ref] = t.label.split()[-1]
-            found.append((env.start(), t))
-    rest = _TABLE_ENV.sub(lambda e: " " * len(e.group(0)), body)
-    found += [(tab.start(), t) for tab in _TABULAR.finditer(rest) for t in parse_tables(tab.group(0))]
-    abstract = re.search(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", body, re.S)
-    heads = list(re.finditer(r"\\(?:sub)*section\*?\s*\{", body))
-    sections = [Section(title=_latex_plain(_arg(body[h.start():], "(?:sub)*section"), refs),
-                        text=_latex_plain(re.sub(r"^\\(?:sub)*section\*?\s*\{[^{}]*\}", "", body[h.start():e]), refs))
-                for h, e in zip(heads, [h.start() for h in heads[1:]] + [len(body)])]
-    counter = iter(range(1, 1000))
-    paper = Paper(path=str(p), format="latex",
-                  title=_latex_plain(_arg(source, "title"), refs),
-                  abstract=_latex_plain(abstract.group(1), refs) if abstract else "", sections=sections,
-                  text=_latex_plain(_TABLE_ENV.sub(lambda e: _caption_text(e.group(0), next(counter)), body), refs),
-                  tables=[t for _, t in sorted(found, key=lambda f: f[0])], notes=notes)
-    return _finish(paper)
+    parts = parse_latex(p, source)
+    return _finish(Paper(path=str(p), format="latex", title=parts.title, abstract=parts.abstract,
+                         sections=[Section(title=t, text=x) for t, x in parts.sections], text=parts.text,
+                         tables=parts.tables, notes=parts.notes))
 
-
-def _caption_text(env: str, n: int) -> str:
-    """A table env in the plain text is reduced to its caption line."""
-    caption = _arg(env, "caption")
-    line = caption if re.match(r"Table\s", caption) else f"Table {n}: {caption}"
-    return f"\n\n{line}\n\n"
-
-
-# ---------------------------------------------------------------------------------- claims, links, terms
 
 _SKIP_SECTIONS = re.compile(r"(?i)^\W*(?:\d+\.?\s*)?(references|bibliography|acknowledge?ments?)\b")
 _RESULT_WORDS = re.compile(r"(?i)\b(?:improv\w*|outperform\w*|achiev\w*|reduc\w*|faster|slower|speed-?ups?|accura\w*|"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import UsageError
-from ..evidence import atomic_write
+from ..fileio import atomic_write
 from ..models import utcnow
 from .manifest import ManifestRow
 from .work import Job, unpack

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 
 from .. import __version__
-from ..evidence import atomic_write
+from ..fileio import atomic_write
 from ..models import utcnow
 from ..phases import registry
 from ..resources import data_dir

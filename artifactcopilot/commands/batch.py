@@ -28,7 +28,7 @@ class _Progress:
     """A rich progress bar with ETA on a terminal; one plain line per finished review otherwise."""
 
     def __init__(self, total: int, skipped: int):
-        from ..cli import err
+        from ..console import err
 
         self.console, self.total, self.count = err, total, 0
         self.bar = None
@@ -135,7 +135,7 @@ def batch(
     redo: Annotated[bool, typer.Option("--redo", help="Review again even what is already complete in --out.")] = False,
 ) -> None:
     """Review every artifact of MANIFEST, then measure agreement with the human badges it gives."""
-    from ..cli import fail
+    from ..console import fail
 
     try:
         _check(manifest, out, workers, repeat, engine, agent, sandbox, timeout, review_timeout, max_cost,
@@ -155,7 +155,7 @@ def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, t
     from ..batch.manifest import load_manifest
     from ..batch.runners import BatchDir, job_key, plan_jobs, run_jobs, spent_usd
     from ..batch.summary import build_summary, write_summary
-    from ..evidence import atomic_write
+    from ..fileio import atomic_write
 
     rows = load_manifest(manifest)
     batch_dir = BatchDir(out)

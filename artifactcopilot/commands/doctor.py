@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
             "bullseye: 3.9, or all); default: the image reviews start from.")] = None,
     ) -> None:
         """Check the sandbox backends: Docker engine, base images, leftovers of earlier reviews, local isolation."""
-        from ..cli import fail
+        from ..console import fail
 
         if suite and not build_base:
             raise typer.BadParameter("--suite only says which base images --build-base builds", param_hint="--suite")

@@ -64,7 +64,7 @@ def table_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Compare produced output with an expected table at the expected cells' printed precision."""
-    from ..cli import fail
+    from ..console import fail
     from ..tables import best_match, render_markdown, reveal
 
     try:
@@ -119,7 +119,7 @@ def method_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Classify a script as full reproduction, last-mile reproduction, copied results or undetermined."""
-    from ..cli import fail
+    from ..console import fail
 
     try:
         if run and artifact is None:

@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a script that reproduces a paper table with the artifact, and judge it on its output and its
         method (full reproduction, last-mile, copied results)."""
-        from ..cli import fail
+        from ..console import fail
 
         if timeout <= 0 or max_steps <= 0 or max_cost < 0:
             raise fail(UsageError("--timeout and --max-steps must be positive, --max-cost not negative"))

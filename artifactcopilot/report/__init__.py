@@ -7,8 +7,9 @@ from pathlib import Path
 import jsonschema
 
 from .. import __version__
-from ..confidence import assess
-from ..evidence import EvidenceStore, atomic_write
+from .confidence import assess
+from ..evidence import EvidenceStore
+from ..fileio import atomic_write
 from ..faults import crash_point
 from ..models import Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score
 from ..redact import default_redactor

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..confidence import Confidence, assess
+from .confidence import Confidence, assess
 from ..models import Report
 from .acquisition import AcquisitionFailure, acquisition_failure
 from .reading import Reader, run_dir_reader

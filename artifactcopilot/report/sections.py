@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..confidence import Confidence
+from .confidence import Confidence
 from ..models import Report
 from ..rubric import Rubric
 from .acquisition import AcquisitionFailure

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifactcopilot.checker import PacketChecker
+from artifactcopilot.verifier.checker import PacketChecker
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.models import ChecklistItem, CommandRecord, EvidenceLevel, PhasePacket, Score
 from artifactcopilot.rubric import default_rubric

@@ -5,7 +5,7 @@ import json
 
 from report_trees import all_dimensions, command_log, dimension, evidence, report
 
-from artifactcopilot.confidence import assess
+from artifactcopilot.report.confidence import assess
 from artifactcopilot.models import ChecklistItem, Flag, GateResult, Intervention, InterventionLevel
 from artifactcopilot.report.extras import extras_for
 from artifactcopilot.report.markdown import render_markdown

@@ -18,7 +18,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import StructuredTool
 from pydantic import BaseModel, Field
 
-from ...checker import CheckResult
+from ...verifier.checker import CheckResult
 from ...evidence import EvidenceStore
 from ...llm.calls import ModelCaller
 from ...llm.loop import ToolLoop

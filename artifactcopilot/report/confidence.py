@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .models import Report
-from .phases import registry
+from ..models import Report
+from ..phases import registry
 
 FLOOR = 0.05
 LEVEL_PENALTY = {"E0": 0.45, "E1": 0.3, "E2": 0.1, "E3": 0.0}
@@ -63,7 +63,7 @@ def assess(report: Report, run_dir: Path | None = None, read: Reader | None = No
     """The confidence of `report` and the findings behind it. `run_dir` (or `read`, an evidence id -> text
     function) lets it read packets and logs; without them only what report.json holds is used."""
     if read is None:
-        from .report.reading import run_dir_reader
+        from .reading import run_dir_reader
 
         read = run_dir_reader(report, run_dir) if run_dir else (lambda _id: None)
     factors = (_completeness(report) + _level(report) + _fetch(report, read) + _setup(report, read)
@@ -108,7 +108,7 @@ def _level(report: Report) -> list[Factor]:
 
 def _fetch(report: Report, read: Reader) -> list[Factor]:
     """A remote artifact that could not be fetched for a reason that may pass: the verdict may not hold tomorrow."""
-    from .report.acquisition import acquisition_error
+    from .acquisition import acquisition_error
 
     error = acquisition_error(report, read)
     if error and TRANSIENT_FETCH.search(error):

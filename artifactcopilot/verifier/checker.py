@@ -11,13 +11,13 @@ from typing import Protocol
 
 import jsonschema
 
-from .evidence import EvidenceStore
-from .models import EvidenceLevel, Flag, PhasePacket
-from .rubric import Rubric
-from .rules import supported_score
-from .schemas import schema_for
-from .skills import Skill
-from .verifier import CLAIM_FACTS, UNAVAILABLE, WITHDRAWN, disputed_in, ground, withdraw
+from ..evidence import EvidenceStore
+from ..models import EvidenceLevel, Flag, PhasePacket
+from ..rubric import Rubric
+from ..rules import supported_score
+from ..schemas import schema_for
+from ..skills import Skill
+from . import CLAIM_FACTS, UNAVAILABLE, WITHDRAWN, disputed_in, ground, withdraw
 
 
 @dataclass
