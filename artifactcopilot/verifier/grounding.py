@@ -94,7 +94,8 @@ class Grounds:
         if "source" in record:
             if record.get("source_kind") == "run-output" and self._source_grounded(str(record["source"])):
                 self.matched |= (record.get("matched") or 0) > 0
-                self.reproduced |= bool(record.get("success"))
+                # reproduced only when the method judge accepted how the run made the table
+                self.reproduced |= bool(record.get("success")) and record.get("method_accepted") is True
             return
         ran = [r for r in self.grounded("command", "transfer")]
         for entry in record.get("tables") or []:

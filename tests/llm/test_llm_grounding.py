@@ -107,8 +107,11 @@ def run(
     return store.add(phase, kind, "run.log", format_log(script, rec, stdout, "", invocation=invocation)).id
 
 
-def compare(store: EvidenceStore, source: str, success: bool = True) -> str:
+def compare(store: EvidenceStore, source: str, success: bool = True, method: str = "full", **extra) -> str:
     record = {
+        "method": method,
+        "method_accepted": method not in ("copy", "undetermined"),
+        **extra,
         "table": "Table 2",
         "source": source,
         "source_kind": "run-output",
@@ -174,6 +177,18 @@ def test_a_match_counts_only_on_the_output_of_a_grounding_run(store):
         assert (grounding_problems(packet, store, RUBRIC) == []) is reproduced, source
         # not the model's to set: reproduced only with a grounded comparison, copied only with a tool verdict
         assert tool_facts(packet, store, RUBRIC) == {"table_reproduced": reproduced, "copied_results": False}
+
+
+@pytest.mark.parametrize("method", ["copy", "undetermined"])
+def test_a_table_the_method_judge_did_not_accept_is_not_reproduced(store, method):
+    good = run(store, "python3 run.py", TABLE)
+    extra = {"copied_tables": ["Table 2"]} if method == "copy" else {}
+    comp = compare(store, good, method=method, **extra)
+    items = [ChecklistItem(item="D4.main_result", status="satisfied", evidence=[comp])]
+    packet = PhasePacket(phase="D4", score=Score.WR, checklist=items, evidence=[comp],
+                         evidence_level=EvidenceLevel.E3, facts={"table_reproduced": True, "copied_results": False})
+    assert any("table_reproduced" in r for r in grounding_problems(packet, store, RUBRIC))
+    assert tool_facts(packet, store, RUBRIC) == {"table_reproduced": False, "copied_results": method == "copy"}
 
 
 def test_transfer_claims_need_documented_transfer_runs(store):

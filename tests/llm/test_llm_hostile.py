@@ -9,6 +9,7 @@ every turn, and a verifier that raises or never answers.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import ClassVar
 
@@ -210,3 +211,40 @@ def test_a_verifier_that_errs_or_times_out_confirms_nothing_above_wr(tmp_path, o
         assert any(f.code == "verifier-unavailable" and f.phase == dim for f in report.flags), dim
     rw3 = next(c for c in report.dimensions["D3"].checklist if c.item == "RW3")
     assert rw3.status == "violated" and "not confirmed: verifier unavailable" in rw3.note
+
+
+COPIED = ROOT / "tests" / "fixtures" / "corpus" / "available-copied-results"
+
+
+class Copier(Claimant):
+    """Runs the documented reproduction script (which prints a checked-in results file), compares its output
+    with the paper and claims the table reproduced and nothing copied."""
+
+    PLANS: ClassVar[dict[str, list]] = {
+        "D2": Claimant.PLANS["D2"],
+        "D3": [
+            ("record_evidence", {"kind": "selection", "name": "selection", "content": "python3 reproduce.py (README)"}),
+            ("run_workflow", {"command": "python3 reproduce.py", "purpose": "the documented reproduction"}),
+            ("run_workflow", {"command": "python3 reproduce.py", "purpose": "again, for stability"}),
+        ],
+        "D4": [("paper_tables", {}), ("compare_table", {"table": "Table 2", "source": "<run>"})],
+    }
+
+    def __call__(self, messages):
+        phase, _ = phase_of(messages)
+        if phase == "D3" and steps_taken(messages) == len(self.PLANS["D3"]):
+            self.memory["<run>"] = [r["evidence"] for r in results(messages) if "evidence" in r][-2]
+            self.memory["<cat>"] = self.memory["<printf>"] = self.memory["<run>"]
+        return super().__call__(messages)
+
+
+def test_a_documented_script_that_prints_checked_in_results_is_judged_a_copy(tmp_path, offline):
+    report, out = llm_review(tmp_path, Copier(), COPIED)
+    base = offline(COPIED)
+    not_above(report, base)
+    assert not report.badges["reproduced"] and report.badge in ("none", "available")
+    comparisons = [e for e in report.evidence if e.kind == "comparison" and e.phase == "D4"]
+    judged = [json.loads((out / e.path).read_text()) for e in comparisons]
+    assert any(r.get("method") == "copy" and r.get("method_accepted") is False for r in judged), judged
+    facts = json.loads((out / "packets" / "D4.json").read_text())["facts"]
+    assert facts["copied_results"] is True and facts["table_reproduced"] is False  # the judge's, not the model's

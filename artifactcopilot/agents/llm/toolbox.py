@@ -23,6 +23,7 @@ from ...sandbox.commandlog import parse_log
 from ...skills import Skill
 from ...tools import TOOLS, CommandResult, PhaseTools
 from ..heuristic.gate import NOT_MATERIAL
+from .judging import judge_comparison
 from .moretools import MoreTools
 
 DATA_OPEN, DATA_CLOSE = "<artifact-data>", "</artifact-data>"
@@ -243,9 +244,11 @@ class LLMToolbox(MoreTools):
             "success": success,
             "cells": [c.model_dump() for c in comp.cells] if comp else [],
         }
+        if success and kind == "run-output":  # the method judge, not the model, says whether it was computed
+            record |= judge_comparison(self.tools, expected, source)
         level = (
             EvidenceLevel.E3
-            if success and kind == "run-output"
+            if success and kind == "run-output" and record.get("method_accepted")
             else EvidenceLevel.E2
             if kind == "run-output"
             else EvidenceLevel.E1
@@ -258,8 +261,10 @@ class LLMToolbox(MoreTools):
             f"{expected.label}: {record['matched']}/{record['total']} cells from {source} ({kind})",
             level,
         )
+        judged = {k: record[k] for k in ("method", "method_accepted", "copied_from") if k in record}
         return self.out(
-            evidence=ev.id, matched=record["matched"], total=record["total"], success=success, source_kind=kind
+            evidence=ev.id, matched=record["matched"], total=record["total"], success=success, source_kind=kind,
+            **judged,
         )
 
     def _source_text(self, source: str) -> tuple[str | None, str]:
