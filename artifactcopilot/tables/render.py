@@ -15,6 +15,15 @@ def obfuscate(table: Table) -> Table:
     return out
 
 
+def hide_numbers(text: str, tables: list[Table]) -> str:
+    """The text with every value of the tables' numeric cells obfuscated wherever it appears (tables and prose);
+    values of one digit stay, so "Table 2" still reads as a label."""
+    values = {t.rows[r][c].strip() for t in tables for r, c in t.numeric_cells()}
+    for value in sorted((v for v in values if len(re.findall(r"\d", v)) >= 2), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w])", lambda m: re.sub(r"\d", "?", m.group()), text)
+    return text
+
+
 def reveal(expected: Table, comparison: Comparison) -> Table:
     """The obfuscated table with the cells already reproduced shown in clear."""
     out = obfuscate(expected)

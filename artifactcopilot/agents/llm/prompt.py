@@ -6,6 +6,7 @@ import json
 
 from ...llm.prompts import render
 from ...skills import Skill
+from ...tables.render import hide_numbers
 from ..base import PhaseContext
 from .toolbox import data
 
@@ -51,7 +52,8 @@ def earlier_packets(context: PhaseContext) -> str:
 
 def phase_prompt(skill: Skill, context: PhaseContext, tools, max_steps: int) -> str:
     paper = tools.paper
-    paper_text = getattr(paper, "text", "")[:PAPER_CHARS]
+    # the paper's table values stay hidden, as in `copilot repro`: the comparison tool checks them, not the model
+    paper_text = hide_numbers(getattr(paper, "text", ""), list(getattr(paper, "tables", [])))[:PAPER_CHARS]
     tables = ", ".join(t.label or "(unlabelled)" for t in getattr(paper, "tables", [])) or "none found"
     feedback = ""
     if context.feedback:

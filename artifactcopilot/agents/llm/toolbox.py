@@ -21,6 +21,7 @@ from ...interventions import ACTION_KINDS, Action
 from ...models import EvidenceLevel, PhasePacket
 from ...sandbox.commandlog import parse_log
 from ...skills import Skill
+from ...tables.render import obfuscate
 from ...tools import TOOLS, CommandResult, PhaseTools
 from ..heuristic.gate import NOT_MATERIAL
 from .judging import judge_comparison
@@ -219,9 +220,10 @@ class LLMToolbox(MoreTools):
 
     # ---- claims ------------------------------------------------------------------------------
     def paper_tables(self) -> str:
+        # the paper's numbers stay hidden ("?" per digit): the model maps tables, the comparison tool checks values
         tables = [
-            {"index": i, "label": t.label, "caption": t.caption[:120], "header": t.header, "rows": t.rows[:8]}
-            for i, t in enumerate(self.tools.paper_tables())
+            {"index": i, "label": t.label, "caption": t.caption[:120], "header": o.header, "rows": o.rows[:8]}
+            for i, (t, o) in enumerate((t, obfuscate(t)) for t in self.tools.paper_tables())
         ]
         return self.out(count=len(tables), tables=data(self.cut(json.dumps(tables, ensure_ascii=False), "the paper")))
 
