@@ -39,6 +39,9 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         plan.steps = []
     switched = _suite(tools, plan) if built is None or not built["ok"] else None
     setup = _provision(tools, plan, deadline) if built is None or not built["ok"] else _as_built(built)
+    if built is not None and not built["ok"]:  # the documented container failed; the plan's environment stands in
+        setup["evidence"].insert(0, built["evidence"])
+        setup["failed"].insert(0, f"the artifact's {built['dockerfile']} {built['note']} ({built['evidence']})")
     if switched is not None:
         setup["evidence"].insert(0, switched.evidence.id)
         if switched.record.ok:
