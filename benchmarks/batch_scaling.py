@@ -36,8 +36,8 @@ def corpus_jobs(copies: int, with_hang: bool) -> list[Job]:
             artifact = Path(artifact).resolve().as_uri()
         for k in range(copies):
             key = f"{case.name}-{k}"
-            jobs.append(Job(id=key, run=1, key=key, paper=str(paper), artifact=str(artifact), agent="heuristic", sandbox="local",
-                            timeout_s=float(expected.get("review_timeout", 60))))
+            jobs.append(Job(id=key, run=1, key=key, paper=str(paper), artifact=str(artifact), agent="heuristic",
+                            sandbox="local", timeout_s=float(expected.get("review_timeout", 60))))
     return jobs
 
 

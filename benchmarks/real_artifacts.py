@@ -36,8 +36,8 @@ def review(row: dict, args) -> dict:
         subprocess.run(["rm", "-rf", str(out)], check=False)
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(paper), str(artifact), "--out", str(out),
-                           "--agent", "heuristic", "--sandbox", args.sandbox, "--json"],
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(paper), str(artifact),
+                           "--out", str(out), "--agent", "heuristic", "--sandbox", args.sandbox, "--json"],
                           capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     seconds = time.monotonic() - started
     if proc.returncode != 0:
@@ -45,7 +45,8 @@ def review(row: dict, args) -> dict:
                 "error": (proc.stderr.strip().splitlines() or ["?"])[-1][:160]}
     report = json.loads(proc.stdout)
     return {"id": row["id"], "awarded": row["top_badge"], "predicted": top_badge(report), "seconds": seconds,
-            "dims": " ".join(d["score"] or "-" for d in report["dimensions"].values()), "level": report["evidence_level"],
+            "dims": " ".join(d["score"] or "-" for d in report["dimensions"].values()),
+            "level": report["evidence_level"],
             "max_i": max((i["level"] for i in report["interventions"]), default="I0")}
 
 
@@ -65,14 +66,17 @@ def main() -> None:
         sys.exit(f"no materialized artifact under {args.root} (see {args.dev}/README.md)")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda r: review(r, args), rows))
-    print(f"{'artifact':<16} {'awarded':<11} {'predicted':<11} {'ok':<3} {'D1 D2 D3 D4 D5':<15} {'E':<3} {'I':<3} {'time':>7}")
+    print(f"{'artifact':<16} {'awarded':<11} {'predicted':<11} {'ok':<3} "
+          f"{'D1 D2 D3 D4 D5':<15} {'E':<3} {'I':<3} {'time':>7}")
     for r in results:
         ok = "✓" if r["awarded"] == r["predicted"] else "✗"
-        print(f"{r['id']:<16} {r['awarded']:<11} {r['predicted']:<11} {ok:<3} {r.get('dims', ''):<15} {r.get('level', ''):<3} "
+        print(f"{r['id']:<16} {r['awarded']:<11} {r['predicted']:<11} {ok:<3} "
+              f"{r.get('dims', ''):<15} {r.get('level', ''):<3} "
               f"{r.get('max_i', ''):<3} {r['seconds']:>6.0f}s" + (f"  {r['error']}" if r.get("error") else ""))
     matches = sum(r["awarded"] == r["predicted"] for r in results)
     slowest = max(r["seconds"] for r in results)
-    print(f"\nexact match: {matches}/{len(results)}; slowest review {slowest:.0f}s; total {sum(r['seconds'] for r in results):.0f}s")
+    print(f"\nexact match: {matches}/{len(results)}; slowest review {slowest:.0f}s; "
+          f"total {sum(r['seconds'] for r in results):.0f}s")
 
 
 if __name__ == "__main__":

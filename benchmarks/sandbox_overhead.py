@@ -51,7 +51,8 @@ def main() -> None:
         session.close()
         local_start = start_ms(local_sb, args.runs)
         print(f"bare subprocess      {bare:8.1f} ms")
-        print(f"local sandbox        {local:8.1f} ms   (network ns {local_sb.netns}, read-only host {local_sb.mountns})")
+        print(f"local sandbox        {local:8.1f} ms   "
+              f"(network ns {local_sb.netns}, read-only host {local_sb.mountns})")
         print(f"local session start  {local_start:8.1f} ms")
         try:
             from artifactcopilot.sandbox.docker import DockerSandbox
@@ -66,8 +67,10 @@ def main() -> None:
         docker_start = start_ms(docker_sb, args.runs)
         print(f"docker exec          {docker:8.1f} ms")
         print(f"docker session start {docker_start:8.1f} ms   (copy + create + start + close)")
-        print(f"ratios: local/bare {local / bare:.2f}  docker/bare {docker / bare:.2f}  docker/local {docker / local:.2f}  "
-              f"docker start/docker command {docker_start / docker:.2f}  docker start/local start {docker_start / local_start:.2f}")
+        print(f"ratios: local/bare {local / bare:.2f}  docker/bare {docker / bare:.2f}  "
+              f"docker/local {docker / local:.2f}  "
+              f"docker start/docker command {docker_start / docker:.2f}  "
+              f"docker start/local start {docker_start / local_start:.2f}")
 
 
 if __name__ == "__main__":

@@ -31,10 +31,12 @@ def review(tmp_path):
     def _run(paper, artifact, timeout: float = 60.0, name: str = "run", agent=None, sandbox=None,
              sandbox_name: str | None = None, **kw):
         out = tmp_path / name
-        if sandbox_name:  # a backend by name (ReviewRequest.sandbox), e.g. pinned so a report does not depend on the machine
+        # a backend by name (ReviewRequest.sandbox), e.g. pinned so a report does not depend on the machine
+        if sandbox_name:
             kw["sandbox"] = sandbox_name
-        report, _ = run_review(ReviewRequest(paper=Path(paper), artifact=str(artifact), out=out, timeout_s=timeout, **kw),
-                               agent=agent, sandbox=sandbox)
+        report, _ = run_review(
+            ReviewRequest(paper=Path(paper), artifact=str(artifact), out=out, timeout_s=timeout, **kw),
+            agent=agent, sandbox=sandbox)
         return report, out
 
     return _run

@@ -43,9 +43,12 @@ def normalize(report: dict, run_dir: Path) -> dict:
                 "checklist": [[c["item"], c["status"], t(c["note"]), c["evidence"]] for c in r["checklist"]],
                 "summary": t(r["summary"])}
             for d, r in report["dimensions"].items()},
-        "interventions": [[i["id"], i["phase"], t(i["action"]), i["level"], i["rule"], i["evidence"]] for i in report["interventions"]],
-        "derivation": [[s["rule"], s["condition"], s["value"], s["result"], s["evidence"]] for s in report["derivation"]],
-        "flags": sorted([f["severity"], f["code"], t(f["message"])] for f in report["flags"] if f["code"] not in HOST_FLAGS),
+        "interventions": [[i["id"], i["phase"], t(i["action"]), i["level"], i["rule"], i["evidence"]]
+                          for i in report["interventions"]],
+        "derivation": [[s["rule"], s["condition"], s["value"], s["result"], s["evidence"]]
+                       for s in report["derivation"]],
+        "flags": sorted([f["severity"], f["code"], t(f["message"])]
+                        for f in report["flags"] if f["code"] not in HOST_FLAGS),
         "evidence": [[e["id"], e["phase"], e["kind"], e["level"], t(e["summary"])] for e in report["evidence"]],
         "not_established": report["not_established"],
         "next_badge": report["next_badge"],

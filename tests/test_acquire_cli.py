@@ -43,8 +43,8 @@ def copilot(tmp_path: Path, server: HTTPServer, *args: str) -> subprocess.Comple
                HOME=str(tmp_path / "home"), TMPDIR=str(tmp_path / "tmp"))
     (tmp_path / "home").mkdir(exist_ok=True)
     (tmp_path / "tmp").mkdir(exist_ok=True)
-    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", *args], capture_output=True, text=True,
-                          env=env, timeout=300, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    return subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", *args], capture_output=True,
+                          text=True, env=env, timeout=300, stdin=subprocess.DEVNULL, cwd=tmp_path)
 
 
 def gc1_evidence(run: Path, report: dict) -> dict:
@@ -58,7 +58,8 @@ def test_review_of_a_zenodo_record_cites_its_download(tmp_path, zenodo):
     zenodo.expect_request("/api/records/4242").respond_with_json({"id": 4242, "files": [
         {"key": "wordfreq-v1.0.zip", "size": len(data), "checksum": "md5:" + hashlib.md5(data).hexdigest(),
          "links": {"self": "https://zenodo.org/api/records/4242/files/wordfreq-v1.0.zip/content"}}]})
-    zenodo.expect_request("/api/records/4242/files/wordfreq-v1.0.zip/content").respond_with_data(data, content_type="application/zip")
+    zenodo.expect_request("/api/records/4242/files/wordfreq-v1.0.zip/content").respond_with_data(
+        data, content_type="application/zip")
     cache = tmp_path / "cache"
     proc = copilot(tmp_path, zenodo, str(EXAMPLE / "paper.md"), "https://zenodo.org/records/4242",
                    "--out", str(tmp_path / "r1"), "--cache-dir", str(cache), "--json")
@@ -86,7 +87,8 @@ def test_review_of_a_zenodo_record_cites_its_download(tmp_path, zenodo):
 
 
 def test_review_of_a_missing_zenodo_record_fails_gc1_with_the_url(tmp_path, zenodo):
-    zenodo.expect_request("/api/records/9").respond_with_json({"status": 404, "message": "PID does not exist."}, status=404)
+    zenodo.expect_request("/api/records/9").respond_with_json(
+        {"status": 404, "message": "PID does not exist."}, status=404)
     proc = copilot(tmp_path, zenodo, str(EXAMPLE / "paper.md"), "https://zenodo.org/records/9",
                    "--out", str(tmp_path / "r"), "--cache-dir", str(tmp_path / "cache"), "--json")
     assert proc.returncode == 0, proc.stderr

@@ -50,7 +50,8 @@ def test_zip_slip_and_absolute_paths_stay_inside(tmp_path):
     jail = tmp_path / "jail"
     jail.mkdir()
     archive = make_zip(tmp_path / "evil.zip", {"README.md": README, "../../etc/passwd": b"root:x:0:0",
-                                               "/tmp/absolute.txt": b"x", "a/../../escape.txt": b"x", "ok/run.py": b"print(1)"})
+                                               "/tmp/absolute.txt": b"x", "a/../../escape.txt": b"x",
+                                               "ok/run.py": b"print(1)"})
     acq = acquire(str(archive), jail)
     assert acq.ok, acq.error
     assert sorted(acq.files) == ["README.md", "ok/run.py"]
@@ -64,7 +65,8 @@ def test_zip_slip_and_absolute_paths_stay_inside(tmp_path):
 
 def test_tar_links_to_root_and_outside_are_not_materialised(tmp_path):
     archive = make_tar(tmp_path / "evil.tar.gz", [("pkg/README.md", README), link("pkg/rootfs", "/"),
-                                                  link("pkg/up", "../../.."), link("pkg/hard", "/etc/passwd", tarfile.LNKTYPE),
+                                                  link("pkg/up", "../../.."),
+                                                  link("pkg/hard", "/etc/passwd", tarfile.LNKTYPE),
                                                   ("/etc/evil", b"x"), link("pkg/inside", "README.md")])
     acq = acquire(str(archive), tmp_path / "run")
     assert acq.ok, acq.error

@@ -70,7 +70,8 @@ def hits(server, path: str) -> int:
     return sum(1 for req, _ in server.log if req.path == path)
 
 
-def zenodo_record(server, rid: int, files: dict[str, bytes], public_links: bool = True, md5: dict | None = None) -> None:
+def zenodo_record(server, rid: int, files: dict[str, bytes], public_links: bool = True,
+                  md5: dict | None = None) -> None:
     entries = []
     for name, data in files.items():
         link = f"{'https://zenodo.org' if public_links else base(server)}/api/records/{rid}/files/{name}/content"
@@ -121,7 +122,8 @@ def test_zenodo_dois_and_link_forms(host, tmp_path, settings, link):
 
 
 def test_zenodo_record_with_several_files(host, tmp_path, settings):
-    zenodo_record(host, 125, {"code.zip": ZIP, "paper.pdf": b"%PDF-1.4 tiny", "NOTES.txt": b"notes"}, public_links=False)
+    zenodo_record(host, 125, {"code.zip": ZIP, "paper.pdf": b"%PDF-1.4 tiny", "NOTES.txt": b"notes"},
+                  public_links=False)
     acq = acquired("https://zenodo.org/records/125", tmp_path, settings)
     assert acq.ok, acq.error
     assert {"code/wordfreq-1.0/README.md", "paper.pdf", "NOTES.txt"} <= set(acq.files)
@@ -141,7 +143,8 @@ def test_zenodo_md5_mismatch_is_refused_and_not_cached(host, tmp_path, settings)
 
 
 def test_empty_zenodo_record(host, tmp_path, settings):
-    host.expect_request("/api/records/127").respond_with_json({"id": 127, "files": [], "metadata": {"access_right": "restricted"}})
+    host.expect_request("/api/records/127").respond_with_json(
+        {"id": 127, "files": [], "metadata": {"access_right": "restricted"}})
     acq = acquired("https://zenodo.org/records/127", tmp_path, settings)
     assert not acq.ok and "lists no files" in acq.error and "restricted" in acq.error
     assert acq.to_dict()["error"] == acq.error
@@ -166,7 +169,8 @@ def test_content_length_over_the_cap_is_refused(host, tmp_path, settings):
 def test_zenodo_file_that_is_an_html_page(host, tmp_path, settings):
     host.expect_request("/api/records/129").respond_with_json(
         {"files": [{"key": "artifact.zip", "links": {"self": f"{base(host)}/records/129/files/artifact.zip"}}]})
-    host.expect_request("/records/129/files/artifact.zip").respond_with_data(HTML, content_type="text/html; charset=utf-8")
+    host.expect_request("/records/129/files/artifact.zip").respond_with_data(
+        HTML, content_type="text/html; charset=utf-8")
     acq = acquired("https://zenodo.org/records/129", tmp_path, settings)
     assert not acq.ok and "HTML page" in acq.error and f"{base(host)}/records/129/files/artifact.zip" in acq.error
     assert not (tmp_path / "run" / "artifact").exists()
@@ -194,21 +198,24 @@ def test_host_errors_name_the_failing_url(host, tmp_path, settings, name, status
 
 
 def test_github_rate_limit_is_named(host, tmp_path, settings):
-    host.expect_request("/gh/repos/acme/tool").respond_with_data("{}", status=403, headers={"X-RateLimit-Remaining": "0"})
+    host.expect_request("/gh/repos/acme/tool").respond_with_data(
+        "{}", status=403, headers={"X-RateLimit-Remaining": "0"})
     acq = acquired("https://github.com/acme/tool", tmp_path, settings)
     assert not acq.ok and "rate limit" in acq.error
 
 
 # ---- GitHub ----------------------------------------------------------------------------------------------
 def github_repo(server, data: bytes = TGZ, ref: str = "main", kind: str = "tarball") -> None:
-    server.expect_request("/gh/repos/acme/wordfreq").respond_with_json({"full_name": "acme/wordfreq", "default_branch": "main"})
+    server.expect_request("/gh/repos/acme/wordfreq").respond_with_json(
+        {"full_name": "acme/wordfreq", "default_branch": "main"})
     server.expect_request(f"/gh/repos/acme/wordfreq/commits/{ref}").respond_with_json({"sha": SHA})
     # like api.github.com: the archive endpoint redirects to the download host
     server.expect_request(f"/gh/repos/acme/wordfreq/{kind}/{SHA}").respond_with_response(
         Response(status=302, headers={"Location": f"{base(server)}/codeload/acme/wordfreq/{SHA}"}))
     server.expect_request(f"/codeload/acme/wordfreq/{SHA}").respond_with_data(
         data, content_type="application/x-gzip" if kind == "tarball" else "application/zip",
-        headers={"Content-Disposition": f"attachment; filename=acme-wordfreq-{SHA[:7]}.{'tar.gz' if kind == 'tarball' else 'zip'}"})
+        headers={"Content-Disposition": f"attachment; filename=acme-wordfreq-{SHA[:7]}."
+                                        f"{'tar.gz' if kind == 'tarball' else 'zip'}"})
 
 
 def test_github_repository_pinned_to_a_commit(host, tmp_path, settings):
@@ -219,7 +226,8 @@ def test_github_repository_pinned_to_a_commit(host, tmp_path, settings):
     assert any(step["to"] == f"commit {SHA}" for step in acq.resolution)
     [download] = acq.downloads
     assert download["url"] == f"{base(host)}/gh/repos/acme/wordfreq/tarball/{SHA}"
-    assert download["redirects"][0]["status"] == 302 and download["final_url"].endswith(f"/codeload/acme/wordfreq/{SHA}")
+    assert (download["redirects"][0]["status"] == 302
+            and download["final_url"].endswith(f"/codeload/acme/wordfreq/{SHA}"))
     assert download["name"] == f"wordfreq-{SHA[:12]}.tar.gz"  # names the commit reviewed
     for n, link in enumerate(["github.com/acme/wordfreq", "git@github.com:acme/wordfreq.git",
                               "https://github.com/acme/wordfreq.git"]):
@@ -258,7 +266,8 @@ def test_github_release_assets_come_through_the_api(host, tmp_path, settings):
         {"tag_name": "v1.0", "assets": [{"name": "counts.csv", "size": len(data),
                                           "url": "https://api.github.com/repos/acme/wordfreq/releases/assets/7",
                                           "browser_download_url": "https://github.com/acme/wordfreq/releases/download/v1.0/counts.csv"}]})
-    host.expect_request("/gh/repos/acme/wordfreq/releases/assets/7", headers={"Accept": "application/octet-stream"}).respond_with_data(data)
+    host.expect_request("/gh/repos/acme/wordfreq/releases/assets/7",
+                        headers={"Accept": "application/octet-stream"}).respond_with_data(data)
     acq = acquired("https://github.com/acme/wordfreq/releases/tag/v1.0", tmp_path, settings)
     assert acq.ok, acq.error
     assert "counts.csv" in acq.files and any(f.endswith("/README.md") for f in acq.files)
@@ -328,7 +337,8 @@ def test_other_doi_follows_the_resolver_redirect(host, tmp_path, settings):
 
 
 def test_doi_landing_page_is_not_an_artifact(host, tmp_path, settings):
-    host.expect_request("/doi/10.1145/1.2").respond_with_response(Response(status=302, headers={"Location": f"{base(host)}/landing"}))
+    host.expect_request("/doi/10.1145/1.2").respond_with_response(
+        Response(status=302, headers={"Location": f"{base(host)}/landing"}))
     host.expect_request("/landing").respond_with_data(HTML, content_type="text/html")
     acq = acquired("doi:10.1145/1.2", tmp_path, settings)
     assert not acq.ok and "HTML page" in acq.error and f"{base(host)}/landing" in acq.error

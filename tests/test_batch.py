@@ -8,8 +8,19 @@ import time
 
 import jsonschema
 import pytest
-from test_batch_support import (CASES, SMALL, alive, badges, copilot, corpus_row, descendants, expected_badge, outcomes,
-                                start_batch, write_manifest)
+from test_batch_support import (
+    CASES,
+    SMALL,
+    alive,
+    badges,
+    copilot,
+    corpus_row,
+    descendants,
+    expected_badge,
+    outcomes,
+    start_batch,
+    write_manifest,
+)
 
 from artifactcopilot.batch.work import Job, pack_inputs, run_job_with_inputs
 from artifactcopilot.resources import data_dir
@@ -66,7 +77,8 @@ def test_failing_reviews_are_recorded_and_retried_on_the_next_run(tmp_path):
     assert "empty" in got["empty-paper"]["message"]
     assert (out / "empty-paper" / "error.txt").is_file()
     summary = json.loads((out / "summary.json").read_text())
-    assert {(f["id"], f["kind"]) for f in summary["failures"]} == {("hang-forever", "timeout"), ("empty-paper", "error")}
+    assert ({(f["id"], f["kind"]) for f in summary["failures"]}
+            == {("hang-forever", "timeout"), ("empty-paper", "error")})
     assert [a["id"] for a in summary["artifacts"]][:2] == ["empty-paper", "hang-forever"]  # failures first
     # The next run retries only the failures; with the corpus's 5 s command limit the hanging review completes.
     manifest = write_manifest(tmp_path / "m.csv", ["functional-basic", "hang-forever"], broken)
@@ -100,7 +112,8 @@ def test_max_cost_stops_scheduling_and_says_so(tmp_path):
 
 def _hanging(driver: int) -> list[int]:
     """The hang-forever command this batch is running, if it is running now."""
-    return [pid for pid, cmd in descendants(driver).items() if "detect_regressions.py" in cmd and "-c" not in cmd.split()]
+    return [pid for pid, cmd in descendants(driver).items()
+            if "detect_regressions.py" in cmd and "-c" not in cmd.split()]
 
 
 def _wait_for(predicate, timeout: float = 120.0) -> None:
@@ -185,7 +198,8 @@ def test_inputs_travel_with_the_job_when_the_worker_cannot_see_them(tmp_path):
     paper.write_text((src / "paper.md").read_text())
     os.system(f"cp -a {src / 'artifact'} {artifact}")
     inputs = pack_inputs(str(paper), str(artifact))
-    job = Job(id="x", run=1, key="x", paper=str(paper), artifact=str(artifact), agent="heuristic", sandbox="local", timeout_s=60)
+    job = Job(id="x", run=1, key="x", paper=str(paper), artifact=str(artifact), agent="heuristic", sandbox="local",
+              timeout_s=60)
     os.rename(tmp_path, tmp_path.with_name(tmp_path.name + "-moved"))  # the driver's paths are gone
     try:
         result = run_job_with_inputs(job, inputs)

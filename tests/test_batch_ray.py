@@ -12,8 +12,18 @@ import time
 from pathlib import Path
 
 import pytest
-from test_batch_support import (CASES, alive, badges, copilot, copilot_env, descendants, expected_badge, outcomes, start_batch,
-                                write_manifest)
+from test_batch_support import (
+    CASES,
+    alive,
+    badges,
+    copilot,
+    copilot_env,
+    descendants,
+    expected_badge,
+    outcomes,
+    start_batch,
+    write_manifest,
+)
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 RAY = shutil.which("ray")
@@ -46,7 +56,8 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def _cpus(address: str) -> float:
-    out = subprocess.run([RAY, "status", "--address", address], capture_output=True, text=True, env=copilot_env(), timeout=60).stdout
+    out = subprocess.run([RAY, "status", "--address", address], capture_output=True, text=True,
+                         env=copilot_env(), timeout=60).stdout
     for line in out.splitlines():
         if line.strip().endswith(" CPU") and "/" in line:
             return float(line.split("/")[1].split()[0])
@@ -67,13 +78,15 @@ def ray_cluster():
     try:
         deadline = time.monotonic() + 240  # slow to register on a loaded 2-core machine
         while _cpus(address) < 1:
-            assert head.poll() is None and time.monotonic() < deadline, temp.with_suffix(".head.log").read_text()[-2000:]
+            assert head.poll() is None and time.monotonic() < deadline, (
+                temp.with_suffix(".head.log").read_text()[-2000:])
             time.sleep(1)
         worker = _start(["--address", address, "--num-cpus", "1", "--dashboard-agent-listen-port", str(_free_port())],
                         temp.with_suffix(".worker.log"))
         nodes.append(worker)
         while _cpus(address) < 2:
-            assert worker.poll() is None and time.monotonic() < deadline, temp.with_suffix(".worker.log").read_text()[-2000:]
+            assert worker.poll() is None and time.monotonic() < deadline, (
+                temp.with_suffix(".worker.log").read_text()[-2000:])
             time.sleep(1)
         yield address, [n.pid for n in nodes]
     finally:
@@ -155,6 +168,8 @@ def test_ray_retries_a_review_whose_worker_is_lost(ray_cluster, tmp_path):
 
 def test_unreachable_cluster_is_one_line(tmp_path):
     manifest = write_manifest(tmp_path / "m.csv", ["gate-no-readme"])
-    proc = copilot("batch", str(manifest), "--out", str(tmp_path / "o"), "--engine", "ray", "--address", f"127.0.0.1:{_free_port()}")
+    proc = copilot("batch", str(manifest), "--out", str(tmp_path / "o"), "--engine", "ray",
+                   "--address", f"127.0.0.1:{_free_port()}")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert [ln for ln in proc.stderr.splitlines() if ln.strip()] == [next(ln for ln in proc.stderr.splitlines() if "no Ray cluster answers" in ln)]
+    assert [ln for ln in proc.stderr.splitlines() if ln.strip()] == [
+        next(ln for ln in proc.stderr.splitlines() if "no Ray cluster answers" in ln)]

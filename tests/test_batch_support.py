@@ -60,9 +60,9 @@ def copilot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def start_batch(*args: str, **kw) -> subprocess.Popen:
     """`copilot batch` in its own session, as a terminal would run it (Ctrl-C reaches the whole group)."""
-    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", *_local(("batch", *args))], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=copilot_env(), stdin=subprocess.DEVNULL,
-                            start_new_session=True, **kw)
+    return subprocess.Popen([sys.executable, "-m", "artifactcopilot.cli", *_local(("batch", *args))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=copilot_env(),
+                            stdin=subprocess.DEVNULL, start_new_session=True, **kw)
 
 
 def outcomes(root: Path) -> dict[str, dict]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from artifactcopilot.verifier.checker import PacketChecker
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.models import ChecklistItem, EvidenceLevel, PhasePacket, Score
 from artifactcopilot.rubric import default_rubric
 from artifactcopilot.skills import default_skills
+from artifactcopilot.verifier.checker import PacketChecker
 
 SKILLS = default_skills()
 

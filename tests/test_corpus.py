@@ -23,7 +23,8 @@ def test_corpus_covers_every_outcome():
     assert {e["badge"] for e in expected} == {"none", "available", "functional", "reusable"}
     assert any(e.get("reproduced") for e in expected)
     for gc in ("GC1", "GC2", "GC3"):  # each gate check fails on its own somewhere
-        assert any(not e["gate"][gc] and all(e["gate"][o] for o in ("GC1", "GC2", "GC3") if o < gc) for e in expected), gc
+        assert any(not e["gate"][gc] and all(e["gate"][o] for o in ("GC1", "GC2", "GC3") if o < gc)
+                   for e in expected), gc
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -99,7 +99,10 @@ def _method_confusion(tmp_path: Path, trace: bool | None) -> Counter:
         artifact, table = _case(entry)
         run = execute(entry["script"], artifact, sandbox, 60, trace=trace)
         assert trace is not False or run.provenance.method == "snapshot"
-        rerun = lambda withheld: execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs
+
+        def rerun(withheld):
+            return execute(entry["script"], artifact, sandbox, 60, withheld=withheld, trace=trace).outputs
+
         return judge_method(entry["script"], artifact, table, run, rerun).method
     return Counter(zip((e["label"] for e in SCRIPTS), _parallel(tmp_path, SCRIPTS, judge)))
 
@@ -154,8 +157,9 @@ def test_runtime_errors_report_the_failure(sandbox):
 
 
 def test_mismatch_feedback_reveals_only_reproduced_cells(sandbox):
-    produced = "| Fuzzer | Branches | Bugs | Crash rate (%) |\n|---|---|---|---|\n" \
-               "| afl | 1307.0 | 8.2 | 0.43 |\n| honggfuzz | 1398.4 | 5.6 | 0.30 |\n| libfuzzer | 1111.1 | 5.6 | 0.30 |\n"
+    produced = ("| Fuzzer | Branches | Bugs | Crash rate (%) |\n|---|---|---|---|\n"
+                "| afl | 1307.0 | 8.2 | 0.43 |\n| honggfuzz | 1398.4 | 5.6 | 0.30 |\n"
+                "| libfuzzer | 1111.1 | 5.6 | 0.30 |\n")
     verdict, _ = judge_output(_heredoc(produced), FUZZ / "artifact", FUZZ_TABLE, sandbox)
     assert verdict.category == "mismatch" and (verdict.matched, verdict.total) == (8, 9)
     assert "1398.4" in verdict.feedback and "1264.8" not in verdict.feedback and "????.?" in verdict.feedback
@@ -177,7 +181,8 @@ def test_submission_of_copied_results_is_rejected(sandbox):
 
 
 def test_fig10_cat_of_a_regenerated_file_is_full(sandbox):
-    script = "python3 campaign.py --out runs\npython3 summarize.py runs --out results/table2.md\ncat results/table2.md\n"
+    script = ("python3 campaign.py --out runs\npython3 summarize.py runs --out results/table2.md\n"
+              "cat results/table2.md\n")
     verdict, _ = judge_submission(script, FUZZ / "artifact", FUZZ_TABLE, sandbox)
     assert verdict.category == "success" and verdict.method == "full"
     assert "results/table2.md" in verdict.method_verdict.regenerated
@@ -188,4 +193,5 @@ def test_method_without_expected_table_uses_the_runs_own_table(sandbox):
     run = execute("cat results/table2.md\n", artifact, sandbox)
     assert judge_method("cat results/table2.md\n", artifact, None, run).method == "copy"
     run = execute("python3 campaign.py --out runs && python3 summarize.py runs\n", artifact, sandbox)
-    assert judge_method("python3 campaign.py --out runs && python3 summarize.py runs\n", artifact, None, run).method == "full"
+    assert judge_method("python3 campaign.py --out runs && python3 summarize.py runs\n",
+                        artifact, None, run).method == "full"

@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_wheel_ships_and_finds_its_data(tmp_path):
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT)],
-                           capture_output=True, text=True, timeout=600)
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
+                            str(ROOT)], capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stderr
     wheel = next((tmp_path / "dist").glob("artifactcopilot-*.whl"))
     site = tmp_path / "site"
@@ -23,6 +23,7 @@ def test_wheel_ships_and_finds_its_data(tmp_path):
              "artifactcopilot.schemas as sc; print(r.data_dir('rubric')); ru.load_rubric(); s.load_skills(); "
              "sc.schema_for('report'); print(r.data_dir('prompts'))")
     env = {**os.environ, "PYTHONPATH": str(site)}  # the unpacked wheel comes before the source checkout
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env,
+                         timeout=120)
     assert out.returncode == 0, out.stderr
     assert all(line.startswith(str(site)) for line in out.stdout.split()), out.stdout

@@ -65,7 +65,8 @@ def test_judge_table_prints_a_json_verdict_and_exits_like_diff(tmp_path):
 
 def test_judge_method_static_and_with_a_run(tmp_path):
     script = tmp_path / "repro.sh"
-    script.write_text("python3 campaign.py --out runs\npython3 summarize.py runs --out results/table2.md\ncat results/table2.md\n")
+    script.write_text("python3 campaign.py --out runs\npython3 summarize.py runs --out results/table2.md\n"
+                      "cat results/table2.md\n")
     static = json.loads(copilot("judge", "method", str(script), "--json").stdout)
     assert static["executed"] is False
     ran = copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run",
@@ -74,6 +75,7 @@ def test_judge_method_static_and_with_a_run(tmp_path):
     assert verdict["method"] == "full" and verdict["accepted"] and verdict["output"]["category"] == "success"
     assert "results/table2.md" in verdict["detail"]["regenerated"]
     script.write_text("cat results/table2.md\n")
-    verdict = json.loads(copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run", "--json").stdout)
+    verdict = json.loads(copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run",
+                                 "--json").stdout)
     assert verdict["method"] == "copy" and not verdict["accepted"]
     one_line_error(copilot("judge", "method", str(script), "--run"), 2, "--run needs --artifact")

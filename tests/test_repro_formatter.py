@@ -37,7 +37,8 @@ def test_nothing_to_fill_returns_the_hidden_table():
 
 
 def test_model_answers_are_cached_by_input_hash(tmp_path):
-    answer = "| Model | Accuracy (%) | F1 | Params |\n|---|---|---|---|\n| ResNet | 91.3 | 0.85 | 25,557,032 |\n| VGG | 88.0 | -0.12 | 138,357,544 |"
+    answer = ("| Model | Accuracy (%) | F1 | Params |\n|---|---|---|---|\n"
+              "| ResNet | 91.3 | 0.85 | 25,557,032 |\n| VGG | 88.0 | -0.12 | 138,357,544 |")
     model = FakeListChatModel(responses=[answer, "| Model | x |\n|---|---|\n| ResNet | 1 |"])
     first, cached = fill_with_model(HIDDEN, "opaque log", model, tmp_path)
     again, cached_again = fill_with_model(HIDDEN, "opaque log", model, tmp_path)

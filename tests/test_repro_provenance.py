@@ -38,7 +38,8 @@ def test_traced_run_tells_regenerated_from_checked_in(tmp_path, use_strace):
     (art / "input.csv").write_text("x\n1\n")
     session = LocalSandbox(tmp_path / "scratch").start(art)
     try:
-        script = "cat input.csv > /dev/null\npython3 -c \"open('results/table.md','w').write('| a | 2 |')\"\ncat results/table.md\n"
+        script = ("cat input.csv > /dev/null\n"
+                  "python3 -c \"open('results/table.md','w').write('| a | 2 |')\"\ncat results/table.md\n")
         result, prov = traced_run(session, script, use_strace=use_strace)
     finally:
         session.close()

@@ -17,5 +17,6 @@ def test_differing_cells_are_reported_as_paper_artifact_inconsistencies(review):
     report, _ = review(paper, artifact)
     flags = [f for f in report.flags if f.code == "paper-artifact-inconsistency"]
     assert len(flags) == 1 and flags[0].phase == "D4"
-    assert "Table 2: 8 cells differ" in flags[0].message and "paper " in flags[0].message and "artifact " in flags[0].message
+    assert ("Table 2: 8 cells differ" in flags[0].message and "paper " in flags[0].message
+            and "artifact " in flags[0].message)
     assert not report.badges["reproduced"]

@@ -20,7 +20,8 @@ from artifactcopilot.sandbox.reaper import stray_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "wordfreq"
-SLOW_SETUP = "import pathlib, time\npathlib.Path('.setup-started').write_text('x')\ntime.sleep(3)\nprint('environment ok')\n"
+SLOW_SETUP = ("import pathlib, time\npathlib.Path('.setup-started').write_text('x')\n"
+              "time.sleep(3)\nprint('environment ok')\n")
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,8 @@ def artifact(tmp_path_factory) -> Path:
     return dest
 
 
-def start(artifact: Path, out: Path, *extra: str, crash_at: str | None = None, ignore_sigint: bool = False) -> subprocess.Popen:
+def start(artifact: Path, out: Path, *extra: str, crash_at: str | None = None,
+          ignore_sigint: bool = False) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     if crash_at:
         env["ARTIFACTCOPILOT_CRASH_AT"] = crash_at
@@ -104,7 +106,8 @@ def resume_and_compare(artifact: Path, out: Path, baseline, committed_before: di
     expected, expected_shape = baseline
     assert report["status"] == "complete"
     assert report["badge"] == expected["badge"] and report["badges"] == expected["badges"]
-    assert {d: v["score"] for d, v in report["dimensions"].items()} == {d: v["score"] for d, v in expected["dimensions"].items()}
+    assert ({d: v["score"] for d, v in report["dimensions"].items()}
+            == {d: v["score"] for d, v in expected["dimensions"].items()})
     after = evidence_state(out)
     for ev_id, state in committed_before.items():
         assert after.get(ev_id) == state, f"committed evidence {ev_id} changed on resume"

@@ -107,7 +107,8 @@ def test_lowering_interventions_never_lowers_the_badge(facts, lower):
 
 
 def test_dimension_levels_follow_the_rubric():
-    items = {f"D1.{n}": Fact(True) for n in ("entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources")}
+    items = {f"D1.{n}": Fact(True)
+             for n in ("entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources")}
     items["D1.limits"] = Fact(False)
     score, trace = score_dimension("D1", items, RUBRIC)
     assert score == Score.A  # 3 of the 4 extras are enough
@@ -141,5 +142,6 @@ def test_a_badge_the_authors_did_not_apply_for_is_not_awarded():
     """A committee evaluates the badges requested: declined Reusable stops at Functional, the rest unchanged."""
     decision = derive_badges(full_facts(**{"D1.declines_reusable": True}), default_rubric())
     assert decision.badge == "functional" and decision.badges["reproduced"]
-    decision = derive_badges(full_facts(**{"D1.declines_functional": True, "D1.declines_reusable": True}), default_rubric())
+    decision = derive_badges(full_facts(**{"D1.declines_functional": True, "D1.declines_reusable": True}),
+                             default_rubric())
     assert decision.badge == "available" and not decision.badges["reproduced"]

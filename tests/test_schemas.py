@@ -1,12 +1,13 @@
-"""schemas/*.json are generated from the models; a drift fails here (regenerate with `copilot schema --write schemas`)."""
+"""schemas/*.json are generated from the models; a drift fails here
+(regenerate with `copilot schema --write schemas`)."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from artifactcopilot.resources import data_dir
 from artifactcopilot.commands.schema import render
+from artifactcopilot.resources import data_dir
 from artifactcopilot.schemas import MODELS
 
 

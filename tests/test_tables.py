@@ -118,7 +118,8 @@ def test_printed_value_matches_itself(units, decimals):
 # ---------------------------------------------------------------------------------- parse_tables
 
 def test_markdown_table_with_bold_caption():
-    text = "Intro.\n\n**Table 2.** Accuracy on CIFAR-10.\n\n| Model | Acc |\n|:--|--:|\n| A | 0.91 |\n| **B** | **0.93** |\n"
+    text = ("Intro.\n\n**Table 2.** Accuracy on CIFAR-10.\n\n"
+            "| Model | Acc |\n|:--|--:|\n| A | 0.91 |\n| **B** | **0.93** |\n")
     [t] = parse_tables(text)
     assert (t.label, t.caption) == ("Table 2", "Accuracy on CIFAR-10.")
     assert t.header == ["Model", "Acc"] and t.rows == [["A", "0.91"], ["B", "0.93"]]

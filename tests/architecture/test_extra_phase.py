@@ -79,8 +79,8 @@ def test_a_phase_added_as_data_runs_in_review_and_batch(tmp_path):
     manifest = tmp_path / "m.csv"
     manifest.write_text("id,paper,artifact,human_badge,human_D6\n"
                         f"wordfreq,{EXAMPLE / 'paper.md'},{EXAMPLE / 'artifact'},reusable,WA\n")
-    proc = copilot("batch", str(manifest), "--out", str(tmp_path / "batch"), "--sandbox", "local", "--agent", "heuristic",
-                   env=env)
+    proc = copilot("batch", str(manifest), "--out", str(tmp_path / "batch"), "--sandbox", "local",
+                   "--agent", "heuristic", env=env)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((tmp_path / "batch" / "summary.json").read_text())
     assert summary["dimensions"]["D6"]["n"] == 1 and summary["dimensions"]["D6"]["accuracy"] == 0.0

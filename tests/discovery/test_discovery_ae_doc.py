@@ -63,7 +63,8 @@ cd plotting
 poetry run python plot_one.py
 ```
 
-This creates four plots in the `scripts/plotting/plots_paper/one` directory corresponding to the figures 1, 2, 7, and 8 in the paper.
+This creates four plots in the `scripts/plotting/plots_paper/one` directory corresponding \
+to the figures 1, 2, 7, and 8 in the paper.
 
 #### Experiment 2: Group imbalance
 ```bash

@@ -9,7 +9,8 @@ from artifactcopilot.discovery.badges import find_request, requested_badges
 @pytest.mark.parametrize(("text", "role", "badges"), [
     ("Requested Badge(s):\n  - [x] **Available**\n  - [ ] **Functional**\n  - [x] **Reproduced**\n", "artifact",
      ["available", "reproduced"]),
-    ("Requested Badge: **Reproduced, Functional and Available**\n", "artifact", ["available", "functional", "reproduced"]),
+    ("Requested Badge: **Reproduced, Functional and Available**\n", "artifact",
+     ["available", "functional", "reproduced"]),
     ("# Artifact Badge\n\nWe are applying for Available badge based on the following reasons:\n", "status",
      ["available"]),
     ("ESEC/FSE Artifacts\n\nSubmission for Functional, Reusable, and Available Badges.\n", "status",

@@ -12,8 +12,8 @@ from .helpers import cmds, step
 
 def test_data_archives_are_unpacked_before_the_workflow(run):
     found = run({"README.md": ("## Extracting Data\n\nTo start you must unzip all the data files\n\n```\ncd patts\n"
-                               "find . -name \"*.gz\" | xargs gunzip -k\n```\n\n## Generating Table 5\n\n```\ncd scripts\n"
-                               "./run_pk.sh\n```\n"),
+                               "find . -name \"*.gz\" | xargs gunzip -k\n```\n\n"
+                               "## Generating Table 5\n\n```\ncd scripts\n./run_pk.sh\n```\n"),
                  "patts/README.md": "# Data\n\n```\nfind . -name \"*.gz\" | xargs gunzip -k \n```\n",
                  "patts/a.txt.gz": b"\x1f\x8b", "scripts/run_pk.sh": "./pk.py ../patts/a.txt\n", "scripts/pk.py": ""})
     assert [(s.kind, s.cwd, s.cmd) for s in found.steps] == [
@@ -32,7 +32,8 @@ def test_requirements_in_a_subfolder_move_the_install_step_there(run):
 
 
 def test_console_script_usage_from_pyproject(run):
-    found = run({"README.md": "## Examples\n\n```\nmytool -f examples/a.json\n```\n\nTo tag all, run `mytool -f x.json -t`.\n",
+    found = run({"README.md": ("## Examples\n\n```\nmytool -f examples/a.json\n```\n\n"
+                               "To tag all, run `mytool -f x.json -t`.\n"),
                  "pyproject.toml": "[project]\nname = 'mt'\n[project.scripts]\nmytool = 'mt.cli:main'\n",
                  "examples/a.json": "{}", "x.json": "{}"})
     assert cmds(found) == ["mytool -f examples/a.json", "mytool -f x.json -t"]
@@ -40,9 +41,11 @@ def test_console_script_usage_from_pyproject(run):
 
 
 def test_env_vars_knobs_and_quick_runs(run):
-    found = run({"README.md": ("Each experiment will be repeated 50 times. To change this, set the environment variable "
-                               "`$RUNS`.\n\n```\n$ python sim.py A\n```\n\nIf you want to speed up the process, run\n\n"
-                               "```\n$ RUNS=1 python sim.py A\n```\n\n```\nexport DATA_DIR=data\npython sim.py B\n```\n"),
+    found = run({"README.md": ("Each experiment will be repeated 50 times. "
+                               "To change this, set the environment variable `$RUNS`.\n\n"
+                               "```\n$ python sim.py A\n```\n\nIf you want to speed up the process, run\n\n"
+                               "```\n$ RUNS=1 python sim.py A\n```\n\n"
+                               "```\nexport DATA_DIR=data\npython sim.py B\n```\n"),
                  "sim.py": "", "data/x": ""})
     quick = step(found, "RUNS=1")
     assert (quick.env, quick.inner, quick.quick, quick.optional) == ({"RUNS": "1"}, "python sim.py A", True, True)

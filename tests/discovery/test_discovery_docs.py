@@ -8,7 +8,8 @@ from .helpers import step
 def test_reading_order(run):
     found = run({
         "README.md": "# T\n\nSee [the survey](survey/) and [evaluation notes](EVALUATION.md#top) and [site](https://x.org).\n",
-        "EVALUATION.md": "# Evaluating\n", "STATUS.md": "We apply for the Available badge.\n", "INSTALL": "pip install t\n",
+        "EVALUATION.md": "# Evaluating\n", "STATUS.md": "We apply for the Available badge.\n",
+        "INSTALL": "pip install t\n",
         "data/ARTIFACT-EVALUATION.md": "# Artifact Appendix\n", "survey/README.md": "# Survey\n",
         "a/README.md": "# A\n", "a/b/README.md": "# B\n", "a/b/c/README.md": "# too deep\n",
         "docs/usage.md": "# Usage\n", "node_modules/pkg/README.md": "# vendored\n", "venv/pyvenv.cfg": "",

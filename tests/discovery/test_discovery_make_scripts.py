@@ -35,7 +35,8 @@ def test_parse_makefile_targets_recipes_and_phony():
     assert [(t.name, t.line, t.phony) for t in targets] == [
         ("miniconda.sh", 5, False), ("install", 8, False), ("test", 12, True), ("reproduce", 15, True),
         ("functional_test", 18, False), ("clean", 21, True)]
-    assert targets[1].recipe == ["./$(INSTALLER) -b -p ./miniconda   # comment", "$(CONDA) env create --file environment.yml"]
+    assert targets[1].recipe == ["./$(INSTALLER) -b -p ./miniconda   # comment",
+                                 "$(CONDA) env create --file environment.yml"]
 
 
 def test_documented_target_is_a_fence_step_and_conventional_ones_are_added(run):

@@ -6,7 +6,8 @@ from .helpers import step
 
 
 def test_expected_output_blocks_follow_their_command(run):
-    found = run({"README.md": ("To obtain the family of each sample, run:\n\n```shell\nlabeler -f examples/s.json\n```\n\n"
+    found = run({"README.md": ("To obtain the family of each sample, run:\n\n"
+                               "```shell\nlabeler -f examples/s.json\n```\n\n"
                                "the output on stdout will be:\n\n```\nabc123  zeroaccess\n```\n\n"
                                "Each line of the ground truth file has three columns (hash, family, truth):\n\n"
                                "```\nabc123 adrotator ADROTATOR\n```\n\n"
@@ -40,7 +41,8 @@ def test_figure_to_file_list_with_siblings(run):
 
 
 def test_outputs_without_path_and_with_placeholders(run):
-    found = run({"README.md": ("## Generating Figures 4-7\n\n```\ncd graphs\nfind . -name \"*.gnuplot\" -exec gnuplot {} \\;\n"
+    found = run({"README.md": ("## Generating Figures 4-7\n\n"
+                               "```\ncd graphs\nfind . -name \"*.gnuplot\" -exec gnuplot {} \\;\n"
                                "```\n\nThis will produce four graphs, as pdf files, that correspond to Figure 4-7.\n\n"
                                "## Runs\n\n```\n$ python sim.py\n```\n\nThe results will be put in an output folder "
                                "`output-<timestamp>-<case>`. Note that the `.csv` files are read by the notebook.\n"),

@@ -42,12 +42,14 @@ def test_variables_filled_from_examples_and_sample_trace_relative_to_cwd(run):
 
 
 def test_angle_brackets_filled_from_same_flag_and_examples_folder(run):
-    found = run({"README.md": ("```shell\ntagger -f examples/a_sample.json\n```\n\n```shell\ntagger -d <directory>\n```\n"
+    found = run({"README.md": ("```shell\ntagger -f examples/a_sample.json\n```\n\n"
+                               "```shell\ntagger -d <directory>\n```\n"
                                "\n```shell\ntagger -f <file> -d <directory>\n```\n"),
                  "pyproject.toml": "[project]\nname='tagger'\n[project.scripts]\ntagger = 'tagger.cli:main'\n",
                  "tagger/__init__.py": "", "examples/a_sample.json": "{}", "tagger/data/x.txt": ""})
     assert _ph(step(found, "-d <directory>")) == [("<directory>", "examples", True)]
-    assert _ph(step(found, "-f <file>")) == [("<file>", "examples/a_sample.json", True), ("<directory>", "examples", True)]
+    assert _ph(step(found, "-f <file>")) == [("<file>", "examples/a_sample.json", True),
+                                             ("<directory>", "examples", True)]
 
 
 def test_unfillable_and_non_placeholders(run):

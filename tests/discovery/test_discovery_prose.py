@@ -16,7 +16,8 @@ def test_named_script_in_prose_becomes_a_step_in_its_folder(run):
 
 def test_prose_script_is_dropped_when_the_next_block_runs_it(run):
     found = run({
-        "README.md": "## Usage\n\nRun the `downscale.py` file\n\n```bash\npython3 downscale.py --trace input/t.txt\n```\n",
+        "README.md": ("## Usage\n\nRun the `downscale.py` file\n\n"
+                      "```bash\npython3 downscale.py --trace input/t.txt\n```\n"),
         "downscale.py": "", "input/t.txt": "1,2\n",
     })
     assert cmds(found) == ["python3 downscale.py --trace input/t.txt"]

@@ -26,7 +26,8 @@ def test_failing_view_and_failing_file_list():
                       fail={"STATUS.md", "a.ipynb", "Makefile"})
     found = discover(view)
     assert [s.cmd for s in found.steps] == ["python a.py"]
-    assert {"STATUS.md: could not be read", "a.ipynb: could not be read", "Makefile: could not be read"} <= set(found.notes)
+    assert {"STATUS.md: could not be read", "a.ipynb: could not be read",
+            "Makefile: could not be read"} <= set(found.notes)
 
     class NoFiles:
         @property

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from artifactcopilot.verifier.checker import PacketChecker
 from artifactcopilot.evidence import EvidenceStore
 from artifactcopilot.models import ChecklistItem, CommandRecord, EvidenceLevel, PhasePacket, Score
 from artifactcopilot.rubric import default_rubric
 from artifactcopilot.sandbox.commandlog import format_log
 from artifactcopilot.verifier import claims_above, disputed_in, ground, grounding_problems, tool_facts
+from artifactcopilot.verifier.checker import PacketChecker
 from artifactcopilot.verifier.runs import ArtifactFiles, is_display, runs_artifact_code
 
 RUBRIC = default_rubric()

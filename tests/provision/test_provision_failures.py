@@ -26,7 +26,8 @@ def plan(container=False):
 
 
 @pytest.mark.parametrize("output, module", [
-    ("Traceback (most recent call last):\n  File \"x.py\", line 1\nModuleNotFoundError: No module named 'numpy'", "numpy"),
+    ("Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+     "ModuleNotFoundError: No module named 'numpy'", "numpy"),
     ("ModuleNotFoundError: No module named 'matplotlib.pyplot'", "matplotlib"),
     ("ImportError: No module named sklearn.metrics", "sklearn"),
     ("ModuleNotFoundError: No module named 'a'\n...\nModuleNotFoundError: No module named 'yaml'", "yaml"),

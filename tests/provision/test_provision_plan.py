@@ -188,7 +188,8 @@ CONDA = Tree({
     "environment.yml": "name: est\ndependencies:\n - numpy=1.24.3\n - pandas=1.5.3\n - graphviz\n",
     "install.sh": "#!/bin/bash\nif [ ! -d miniconda ]; then\n  make\n  make install\nfi\n",
     "Makefile": "URL := https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh\n"
-                "install:\n\t./miniconda.sh -b -p ./miniconda\n\t./miniconda/bin/conda env create --file environment.yml\n",
+                "install:\n\t./miniconda.sh -b -p ./miniconda\n"
+                "\t./miniconda/bin/conda env create --file environment.yml\n",
 })
 
 
@@ -217,7 +218,8 @@ def test_conda_env_create_with_pip_section_and_python_pin():
 # --- system packages, virtualenv lines --------------------------------------------------------------------------
 
 APT_DOCS = [doc("sudo apt install python3-pip", runner="sudo", inner="apt install python3-pip"),
-            doc("sudo apt install gnuplot texlive-latex-base", runner="sudo", inner="apt install gnuplot texlive-latex-base"),
+            doc("sudo apt install gnuplot texlive-latex-base", runner="sudo",
+                inner="apt install gnuplot texlive-latex-base"),
             doc("virtualenv -p /usr/bin/python3.9 test-env"), doc("source test-env/bin/activate"),
             doc("pip3 install -r requirements.txt")]
 

@@ -5,8 +5,8 @@ import json
 
 from report_trees import all_dimensions, command_log, dimension, evidence, report
 
-from artifactcopilot.report.confidence import assess
 from artifactcopilot.models import ChecklistItem, Flag, GateResult, Intervention, InterventionLevel
+from artifactcopilot.report.confidence import assess
 from artifactcopilot.report.extras import extras_for
 from artifactcopilot.report.markdown import render_markdown
 from artifactcopilot.rubric import default_rubric

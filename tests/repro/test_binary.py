@@ -17,7 +17,8 @@ VALUES = [0.83271, 0.80139, 0.91333, 0.88912]
 def npy(values: list[float], shape: tuple[int, ...]) -> bytes:
     header = f"{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}"
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + struct.pack(f"<{len(values)}d", *values)
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+            + struct.pack(f"<{len(values)}d", *values))
 
 
 def test_npy_and_npz(tmp_path):

@@ -20,7 +20,8 @@ def test_judge_table_exit_codes_and_outputs(tmp_path):
     good = tmp_path / "good.csv"
     good.write_text("fuzzer,branches,bugs,crash_rate\nafl,1307.04,8.2,0.433\nhonggfuzz,1398.4,5.6,0.3\nlibfuzzer,1264.8,5.6,0.3\n")
     bad = tmp_path / "bad.csv"
-    bad.write_text(good.read_text().replace("0.3\n", "0.31\n", 1).replace("libfuzzer,1264.8,5.6,0.3", "libfuzzer,1264.8,5.6,0.31"))
+    bad.write_text(good.read_text().replace("0.3\n", "0.31\n", 1)
+                   .replace("libfuzzer,1264.8,5.6,0.3", "libfuzzer,1264.8,5.6,0.31"))
     ok = copilot("judge", "table", str(FUZZ / "paper.md"), str(good), "--table", "2")
     assert ok.returncode == 0 and ok.stdout.startswith("match: 9/9 cells of Table 2"), ok.stderr
     miss = copilot("judge", "table", str(FUZZ / "paper.md"), str(bad), "--table", "2")
@@ -57,7 +58,8 @@ def test_judge_method_with_a_run(tmp_path):
     ran = copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run",
                   "--expected", str(FUZZ / "paper.md"), "--table", "2", "--json")
     data = json.loads(ran.stdout)
-    assert ran.returncode == 0 and data["method"] == "full" and data["executed"] and data["output"]["category"] == "success"
+    assert (ran.returncode == 0 and data["method"] == "full" and data["executed"]
+            and data["output"]["category"] == "success")
     assert "results/table2.md" in data["detail"]["regenerated"]
     script.write_text("cat results/table2.md\n")
     copied = copilot("judge", "method", str(script), "--artifact", str(FUZZ / "artifact"), "--run")

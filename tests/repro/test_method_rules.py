@@ -12,8 +12,9 @@ from artifactcopilot.repro.provenance import RunProvenance
 from artifactcopilot.tables import parse_tables
 
 FUZZ = Path(__file__).resolve().parent.parent / "fixtures" / "repro" / "fuzzbench"
-TABLE_MD = "| Fuzzer | Branches | Bugs | Crash rate (%) |\n|---|---|---|---|\n" \
-           "| afl | 1307.0 | 8.2 | 0.433 |\n| honggfuzz | 1398.4 | 5.6 | 0.300 |\n| libfuzzer | 1264.8 | 5.6 | 0.300 |\n"
+TABLE_MD = ("| Fuzzer | Branches | Bugs | Crash rate (%) |\n|---|---|---|---|\n"
+            "| afl | 1307.0 | 8.2 | 0.433 |\n| honggfuzz | 1398.4 | 5.6 | 0.300 |\n"
+            "| libfuzzer | 1264.8 | 5.6 | 0.300 |\n")
 TABLE = parse_tables(TABLE_MD)[0]
 
 
@@ -139,7 +140,10 @@ def test_an_unreadable_binary_results_file_is_judged_by_a_rerun_and_the_reading(
     (art / "results").mkdir(parents=True)
     (art / "results" / "table2.parquet").write_bytes(b"PAR1\x00\x01 not readable without pyarrow PAR1")
     files = ["results/table2.parquet"]
-    gone = lambda withheld: [("stdout", "FileNotFoundError")]
+
+    def gone(withheld):
+        return [("stdout", "FileNotFoundError")]
+
     shown = "python3 -c \"import pandas as pd; print(pd.read_parquet('results/table2.parquet').to_markdown())\"\n"
     traced = run(read_first=["results/table2.parquet"])
     v = judge_method(shown, art, TABLE, traced, gone, files=files)

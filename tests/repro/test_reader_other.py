@@ -19,13 +19,16 @@ def method(text: str, name: str, root=None, files=None) -> str:
      "print(knitr::kable(tab))\n"), "copy"),
     ('d <- read.csv("results/table3.csv")\nprint(d)\n', "copy"),
     ('library(pdftools)\ntxt <- pdf_text("paper.pdf")\ncat(txt[5])\n', "copy"),
-    ('runs <- read.csv("results/raw_runs.csv")\nagg <- aggregate(acc ~ model, data = runs, FUN = mean)\nagg\n', "last_mile"),
-    ("library(dplyr)\nlogs <- readRDS('logs/all_runs.rds')\nlogs %>% group_by(m) %>% summarise(acc = mean(acc)) %>% print()\n",
+    ('runs <- read.csv("results/raw_runs.csv")\nagg <- aggregate(acc ~ model, data = runs, FUN = mean)\nagg\n',
+     "last_mile"),
+    ("library(dplyr)\nlogs <- readRDS('logs/all_runs.rds')\n"
+     "logs %>% group_by(m) %>% summarise(acc = mean(acc)) %>% print()\n",
      "last_mile"),
     (("sim <- function(n) {\n  x <- 0\n  for (i in 1:n) { x <- x + rnorm(1) * 2 }\n  x / n\n}\n"
      "res <- sapply(c(10, 100, 1000), sim)\nwrite.csv(res, 'out/sim.csv')\nprint(res)\n"), "full"),
     (('d <- read.table("data/constructs.csv", header = TRUE)\nsink("results/Table-3.txt")\n'
-     "for (p in unique(d$project)) {\n  x <- d[d$project == p, ]\n  print(wilcox.test(x$a, x$b))\n}\nsink()\n"), "full"),
+     "for (p in unique(d$project)) {\n  x <- d[d$project == p, ]\n  print(wilcox.test(x$a, x$b))\n}\n"
+     "sink()\n"), "full"),
 ])
 def test_r_scripts(code, expected):
     assert method(code, "analysis.R") == expected, code
@@ -74,7 +77,8 @@ def test_broken_notebook_is_a_note():
 
 def test_makefile_rules_variables_and_prerequisites(tmp_path):
     makefile = ("PY ?= python3\nRUNS := runs\n.PHONY: all\nall: table2\n\nsimulate:\n\t$(PY) sim.py --out $(RUNS)\n\n"
-                "table2: simulate\n\t@$(PY) summarize.py $(RUNS) > $@.md\n\tcat $@.md\n\nfast:\n\t$(PY) summarize.py stored/\n")
+                "table2: simulate\n\t@$(PY) summarize.py $(RUNS) > $@.md\n\tcat $@.md\n\n"
+                "fast:\n\t$(PY) summarize.py stored/\n")
     rules, order, variables = parse(makefile)
     assert order[:2] == ["all", "simulate"] and rules["table2"][0] == ["simulate"] and variables["RUNS"] == "runs"
     (tmp_path / "Makefile").write_text(makefile)

@@ -32,7 +32,8 @@ def verdict(code: str, files: list[str] | None = None, root=None):
     "import pymupdf4llm\nprint(pymupdf4llm.to_markdown('paper.pdf', pages=[5]))\n",
     "from pdfminer.high_level import extract_text\nprint(extract_text('camera_ready.pdf'))\n",
     "import subprocess\nprint(subprocess.check_output(['pdftotext', 'paper.pdf', '-']).decode())\n",
-    "import re\ntex = open('main.tex').read()\nprint(re.search(r'begin{tabular}.*?end{tabular}', tex, re.S).group(0))\n",
+    ("import re\ntex = open('main.tex').read()\n"
+     "print(re.search(r'begin{tabular}.*?end{tabular}', tex, re.S).group(0))\n"),
 ])
 def test_copies(code):
     v, _ = verdict(code)
@@ -40,7 +41,8 @@ def test_copies(code):
 
 
 @pytest.mark.parametrize("code", [
-    "import pandas as pd\ndf = pd.read_csv('results/raw_runs.csv')\nprint(df.groupby('model')['acc'].mean().round(3))\n",
+    ("import pandas as pd\ndf = pd.read_csv('results/raw_runs.csv')\n"
+     "print(df.groupby('model')['acc'].mean().round(3))\n"),
     ("import glob, json\nvals = []\nfor p in glob.glob('logs/*.json'):\n    vals.append(json.load(open(p))['loss'])\n"
     "print(sum(vals) / len(vals))\n"),
     ("import pandas as pd, glob\ndf = pd.concat(map(pd.read_pickle, glob.glob('results_grouped/*.pkl')))\n"
@@ -56,7 +58,8 @@ def test_aggregations_of_stored_results_are_last_mile(code):
 @pytest.mark.parametrize("code", [
     # simulation with the script's own functions, over parameters written in the script
     ("import math\n\ndef utility(k, eps):\n    u = 0\n    for i in range(k + 1):\n"
-    "        u += math.exp(-eps * i) * i / k\n    return u\n\nfor eps in [0.5, 1.0, 2.0]:\n    print(eps, utility(10, eps))\n"),
+    "        u += math.exp(-eps * i) * i / k\n    return u\n\n"
+    "for eps in [0.5, 1.0, 2.0]:\n    print(eps, utility(10, eps))\n"),
     # the artifact's code, imported and called
     ("import sys\nsys.path.insert(0, '.')\nfrom src.methods.tp import tp_perturb\nimport pickle\n"
     "traj = pickle.load(open('experiments/NYC/nyc_trajectory.pkl', 'rb'))\nprint(tp_perturb(traj, 2.0))\n"),
@@ -83,7 +86,8 @@ def test_labels_beside_computed_values_do_not_make_a_copy():
 
 
 def test_both_branches_of_an_if_are_kept():
-    code = ("import sys\nif len(sys.argv) > 1:\n    t = open('results/table2.txt').read()\nelse:\n    t = 'none'\nprint(t)\n")
+    code = ("import sys\nif len(sys.argv) > 1:\n    t = open('results/table2.txt').read()\n"
+            "else:\n    t = 'none'\nprint(t)\n")
     assert verdict(code)[0].method == "copy"
 
 

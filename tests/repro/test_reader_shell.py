@@ -33,8 +33,8 @@ def test_shown_stored_results_are_a_copy(script):
     "cat <<'EOF'\n| Model | Acc | F1 |\n|---|---|---|\n| A | 83.27 | 80.14 |\n| B | 91.33 | 88.91 |\nEOF\n",
     "printf '| A | 83.27 | 80.14 |\\n| B | 91.33 | 88.91 |\\n'\n",
     "python3 run.py --epochs 1 > /dev/null\necho 'A 83.27 80.14'\necho 'B 91.33 88.91'\n",
-    ("echo 'fCBNb2RlbCB8IEFjYyB8IEYxIHwKfC0tLXwtLS18LS0tfAp8IEEgfCA4My4yNyB8IDgwLjE0IHwKfCBCIHwgOTEuMzMgfCA4OC45MSB8Cg=='"
-    " | base64 -d\n"),
+    ("echo 'fCBNb2RlbCB8IEFjYyB8IEYxIHwKfC0tLXwtLS18LS0tfAp8IEEgfCA4My4yNyB8IDgwLjE0IHwK"
+    "fCBCIHwgOTEuMzMgfCA4OC45MSB8Cg==' | base64 -d\n"),
     "pdftotext -layout paper.pdf - | grep -A5 'Table 2'\n",
 ])
 def test_numbers_written_in_the_script_or_taken_from_the_paper_are_a_copy(script):
@@ -44,7 +44,8 @@ def test_numbers_written_in_the_script_or_taken_from_the_paper_are_a_copy(script
 
 @pytest.mark.parametrize("script", [
     "python3 parse_all_results_timeouts.py benchmarkingset-rc2-results > /workspace/repro.log\n",
-    "docker-compose run pmsat python parse_all_results_timeouts.py benchmarkingset-rc2-results > /workspace/repro.log\n",
+    ("docker-compose run pmsat python parse_all_results_timeouts.py benchmarkingset-rc2-results"
+     " > /workspace/repro.log\n"),
     "cat logs/*.log | awk '{s[$1]+=$3; n[$1]++} END {for (k in s) print k, s[k]/n[k]}'\n",
     "grep -c PASS results/raw/*.txt\n",
     "python3 plot_results.py results/raw/\n",
@@ -113,13 +114,15 @@ def test_parser_failures_fall_back_and_never_raise():
 
 def test_latex_header_echoes_around_a_computation_are_not_a_table():
     script = ('echo "\\\\begin{tabular}{c | c | c c c}"\n'
-              'echo " & \\$n\\$ & \\$\\\\beta_3\\$ & \\$\\\\beta_{10}\\$ & \\$\\\\widetilde{G}_{0.05}\\$ \\\\\\\\ \\\\hline"\n'
+              'echo " & \\$n\\$ & \\$\\\\beta_3\\$ & \\$\\\\beta_{10}\\$ '
+              '& \\$\\\\widetilde{G}_{0.05}\\$ \\\\\\\\ \\\\hline"\n'
               "./perfect_guess.py ../patts/dpatt/control.txt Control\necho '\\end{tabular}'\n")
     assert verdict(script).method == "full"
 
 
 def test_heredoc_python_is_read_as_python():
-    script = "python3 - <<'PY'\nimport pandas as pd\nprint(pd.read_pickle('results/final_table.pkl').to_markdown())\nPY\n"
+    script = ("python3 - <<'PY'\nimport pandas as pd\n"
+              "print(pd.read_pickle('results/final_table.pkl').to_markdown())\nPY\n")
     v = verdict(script)
     assert v.method == "copy" and "results/final_table.pkl" in v.displayed
 

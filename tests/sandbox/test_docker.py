@@ -44,7 +44,8 @@ def make(client, tmp_path):
     opened = []
 
     def _make(**limits):
-        sandbox = DockerSandbox(tmp_path / "scratch", Limits(**{"timeout_s": 10, "memory_mb": 256, "max_processes": 64, **limits}),
+        sandbox = DockerSandbox(tmp_path / "scratch",
+                                Limits(**{"timeout_s": 10, "memory_mb": 256, "max_processes": 64, **limits}),
                                 client=client)
         session = sandbox.start(art)
         opened.append(session)
@@ -180,8 +181,9 @@ def test_backend_selection_and_unreachable_engine(tmp_path, client, monkeypatch)
     assert [f.code for f in flags] == ["sandbox-isolation", "sandbox-fallback"] and "not reachable" in flags[1].message
     paper = tmp_path / "paper.md"
     paper.write_text("# A paper\n\nText.\n")
-    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(paper), str(tmp_path), "--sandbox", "docker",
-                           "--out", str(tmp_path / "out")], capture_output=True, text=True, check=False, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(paper), str(tmp_path),
+                           "--sandbox", "docker", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False, timeout=120)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith("error: Docker engine not reachable") and "--sandbox local" in proc.stderr
 
@@ -190,16 +192,18 @@ def test_doctor_reports_engine_image_and_orphans(client, tmp_path):
     from artifactcopilot.sandbox.image import labels
 
     env = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
-    ok = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"], capture_output=True, text=True, check=False, env=env, timeout=60)
+    ok = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"],
+                        capture_output=True, text=True, check=False, env=env, timeout=60)
     assert re.search(r"docker engine\s*│\s*ok", ok.stdout), ok.stdout
     assert re.search(r"base image bookworm\s*│\s*ok", ok.stdout), ok.stdout
     dead = {**labels("session"), "io.artifactcopilot.owner": f"{socket.gethostname()}:999999"}  # its review is gone
     orphan = client.containers.create(DEFAULT_IMAGE, ["true"], labels=dead, network_mode="none")
     try:
-        found = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"], capture_output=True, text=True, check=False, env=env, timeout=60)
+        found = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"],
+                               capture_output=True, text=True, check=False, env=env, timeout=60)
         assert found.returncode == 1 and orphan.name in found.stdout and "doctor --clean" in found.stdout
-        cleaned = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor", "--clean"], capture_output=True, text=True, check=False,
-                                 env=env, timeout=60)
+        cleaned = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor", "--clean"],
+                                 capture_output=True, text=True, check=False, env=env, timeout=60)
         assert cleaned.returncode == 0 and "removed" in cleaned.stdout
         assert orphan.id not in {c.id for c in labelled(client)}
     finally:
@@ -239,7 +243,8 @@ def test_review_builds_the_artifacts_dockerfile_in_d2(broken, review, client, tm
     expected, paper, artifact = load_case(CORPUS / "functional-basic")
     art = tmp_path / "art"
     shutil.copytree(artifact, art, symlinks=True)
-    (art / "Dockerfile").write_text(f"FROM {DEFAULT_IMAGE}\nRUN {'exit 7' if broken else 'echo ready > /etc/env-ready'}\n")
+    (art / "Dockerfile").write_text(f"FROM {DEFAULT_IMAGE}\n"
+                                    f"RUN {'exit 7' if broken else 'echo ready > /etc/env-ready'}\n")
     sandbox = DockerSandbox(tmp_path / "scratch", Limits(timeout_s=60), client=client)
     report, run_dir = review(paper, art, sandbox=sandbox)
     build = next(e for e in report.evidence if e.phase == "D2" and e.path.endswith("docker-build.log"))

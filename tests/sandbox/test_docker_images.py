@@ -43,7 +43,8 @@ def test_each_suite_image_has_python_pip_venv_and_build_tools(suite, client, tmp
                       " && ps --version && test -s /etc/ssl/certs/ca-certificates.crt")
     assert res.record.ok, res.record.stderr
     assert re.match(rf"Python {re.escape(SUITES[suite])}\.\d+", res.record.stdout), res.record.stdout
-    assert not session.run("find /usr/share/doc /usr/share/man -type f ! -name copyright | head -1").record.stdout  # no docs
+    # no docs
+    assert not session.run("find /usr/share/doc /usr/share/man -type f ! -name copyright | head -1").record.stdout
 
 
 @pytest.mark.parametrize("suite", list(SUITES))
@@ -124,7 +125,8 @@ def _custom_image(client, tag: str, fake_python: str | None) -> None:
     import io
 
     run = ("rm -f /usr/bin/python3*" if fake_python is None else
-           f"printf '#!/bin/sh\\necho python3={fake_python}\\n' > /usr/local/bin/python3 && chmod +x /usr/local/bin/python3")
+           f"printf '#!/bin/sh\\necho python3={fake_python}\\n' > /usr/local/bin/python3"
+           " && chmod +x /usr/local/bin/python3")
     dockerfile = f"FROM {DEFAULT_IMAGE}\nRUN {run}\n"
     list(client.api.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True, decode=True))
 
@@ -194,12 +196,13 @@ def test_an_outdated_base_image_is_reported_and_suites_are_listed(client):
     finally:
         client.images.remove(tag, force=True)
     env = {"COLUMNS": "200", "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"], capture_output=True, text=True, check=False,
-                         env=env, timeout=60).stdout
+    out = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor"],
+                         capture_output=True, text=True, check=False, env=env, timeout=60).stdout
     for suite in SUITES:
         assert re.search(rf"base image {suite}\s*│\s*(ok|warn)", out), out
-    built = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor", "--build-base", "--suite", "bookworm",
-                            "--suite", "Not A Suite"], capture_output=True, text=True, check=False, env=env, timeout=60)
+    built = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor", "--build-base",
+                            "--suite", "bookworm", "--suite", "Not A Suite"],
+                           capture_output=True, text=True, check=False, env=env, timeout=60)
     assert re.search(r"build Not A Suite\s*│\s*FAIL", built.stdout) and built.returncode == 1, built.stdout
     alone = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "doctor", "--suite", "trixie"],
                            capture_output=True, text=True, check=False, env=env, timeout=60)

@@ -45,10 +45,11 @@ def test_d2_cannot_run_the_documented_workflow(tools):
     d2 = scoped(tools, "D2")
     tools.documented_workflow.add("python3 wordfreq.py --table 2")
     with pytest.raises(ToolScopeError, match="may not run the representative workflow"):
-        d2.run_setup("python3 wordfreq.py --table 2", Action("run", "python3 wordfreq.py --table 2", documented=True), "setup")
+        d2.run_setup("python3 wordfreq.py --table 2", Action("run", "python3 wordfreq.py --table 2", documented=True),
+                     "setup")
     assert d2.run_setup("python3 --version", Action("run", "python3 --version", documented=True), "probe").record.ok
     with pytest.raises(ToolScopeError):
-        d2.run_workflow
+        _ = d2.run_workflow
 
 
 def test_evidence_is_tagged_with_the_running_phase(tools):
@@ -62,7 +63,7 @@ def test_evidence_is_tagged_with_the_running_phase(tools):
 def test_gate_and_report_phases_cannot_run_anything(tools):
     for phase in ("gate", "report"):
         with pytest.raises(ToolScopeError):
-            scoped(tools, phase).run_workflow
+            _ = scoped(tools, phase).run_workflow
 
 
 def test_every_tool_a_skill_names_exists_for_every_agent(tools):
