@@ -53,8 +53,10 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         if fix.setup:
             if VENV in fix.setup and not tools.ctx.venv_ready and not _ensure_venv(tools, replay):
                 break
+            # an install is not the command's run: it gets up to 10 minutes of the phase, not the command's share
+            setup_timeout = deadline.timeout(min(tools.options.timeout_s, 600)) or timeout
             setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network, cwd="." if fix.network else cwd,
-                                    timeout=min(timeout, 600))
+                                    timeout=setup_timeout)
             if not setup.record.ok:
                 break
             replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else cwd})
