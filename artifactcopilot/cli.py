@@ -139,38 +139,39 @@ def review(
     try:
         check_args(args)
         if artifact is None:
-            args.artifact = artifact_link_from_paper(paper)
+            artifact = args.artifact = artifact_link_from_paper(paper)
             if not as_json:
                 err.print(f"artifact: using the link the paper gives, {args.artifact}", markup=False)
-        check_artifact(args.artifact)
-        args.out = out or _default_out(args.artifact)
-        check_out(args.out, resume, force)
+        check_artifact(artifact)
+        out = args.out = out or _default_out(artifact)
+        check_out(out, resume, force)
     except CopilotError as exc:
         raise fail(exc) from None
     mode = "json" if as_json else "plain" if quiet or not err.is_terminal else "live"
-    raise typer.Exit(_run_review(args, mode, quiet))
+    raise typer.Exit(_run_review(args, artifact, out, mode, quiet))
 
 
-def _view(args: ReviewArgs, mode: str, quiet: bool):
+def _view(out: Path, mode: str, quiet: bool):
     """The progress view: live on a terminal, plain lines otherwise, nothing with --json."""
     from .live import LiveView, PhaseRow, PlainView, ReviewProgress
     from .phases import registry
 
     reg = registry()
     progress = ReviewProgress([PhaseRow(p.id, p.title) for p in reg.phases], gate_phase=reg.gate_phase,
-                              gate_outcome=gate_outcome(args.out))
+                              gate_outcome=gate_outcome(out))
     if mode == "live":
         return LiveView(progress, err)
     return PlainView(progress, sys.stderr, quiet=quiet) if mode == "plain" else None
 
 
-def _run_review(args: ReviewArgs, mode: str, quiet: bool) -> int:
-    view = _view(args, mode, quiet)
+def _run_review(args: ReviewArgs, artifact: str, out: Path, mode: str, quiet: bool) -> int:
+    """The review of the resolved `artifact` into the run directory `out` (`args` as given on the command line)."""
+    view = _view(out, mode, quiet)
     try:
         with view or contextlib.nullcontext():
             from .review import ReviewInterrupted, ReviewRequest, run_review
 
-            request = ReviewRequest(paper=args.paper, artifact=args.artifact, out=args.out, agent=args.agent,
+            request = ReviewRequest(paper=args.paper, artifact=artifact, out=out, agent=args.agent,
                                     sandbox=args.sandbox, timeout_s=args.timeout, resume=args.resume, force=args.force,
                                     model=args.model, max_steps=args.max_steps, max_cost=args.max_cost,
                                     max_minutes=args.max_minutes, cache_dir=args.cache_dir, image=args.image)
@@ -180,17 +181,17 @@ def _run_review(args: ReviewArgs, mode: str, quiet: bool) -> int:
             try:
                 report, paths = run_review(request, progress=view.handle if view else None)
             except ReviewInterrupted as exc:
-                exc.hint = "resume with: " + resume_command(args, args.out, read_report_json(args.out))
+                exc.hint = "resume with: " + resume_command(args, out, read_report_json(out))
                 raise
     except KeyboardInterrupt:  # before the review started: nothing to resume
-        sys.stderr.write(f"interrupted; partial results, if any, are in {args.out}\n")
+        sys.stderr.write(f"interrupted; partial results, if any, are in {out}\n")
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI boundary turns everything into one line
-        raise fail(exc, _log_traceback(args.out, exc)) from None
+        raise fail(exc, _log_traceback(out, exc)) from None
     if mode == "json":
         typer.echo(paths["json"].read_text(encoding="utf-8"))
         return 0
-    for line in outcome_lines(report, args.out, paths):
+    for line in outcome_lines(report, out, paths):
         typer.echo(line)
     return 0
 

@@ -173,8 +173,8 @@ def resume_command(a: ReviewArgs, out: Path, used: dict | None = None) -> str:
     """The command that continues the review in `out` with every option that shapes it. `used` (report.json of
     the interrupted run) pins the sandbox and agent the run actually used, so a resume cannot mix backends."""
     used = used or {}
-    sandbox = used.get("sandbox") if used.get("sandbox") in ("docker", "local") else a.sandbox
-    agent = used.get("agent") if used.get("agent") in ("llm", "heuristic") else a.agent
+    sandbox = used["sandbox"] if used.get("sandbox") in ("docker", "local") else a.sandbox
+    agent = used["agent"] if used.get("agent") in ("llm", "heuristic") else a.agent
     args = ["copilot", "review", str(a.paper), str(a.artifact), "--out", str(out), "--resume",
             "--sandbox", sandbox, "--agent", agent]
     optional = [("--model", a.model), ("--timeout", _num(a.timeout, 1800.0)), ("--max-steps", _num(a.max_steps, 30)),

@@ -22,6 +22,7 @@ import os
 import re
 import uuid
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -376,7 +377,7 @@ class EvidenceStore:
                 problems.append(f"evidence/{path.name} is not a recorded evidence file")
         return problems
 
-    def discard_uncommitted(self, keep: set[str] = frozenset()) -> list[str]:
+    def discard_uncommitted(self, keep: AbstractSet[str] = frozenset()) -> list[str]:
         """Before a resumed phase reruns: move evidence of phases without a committed packet out of
         the evidence store (into working/<phase>/discarded/, kept for audit), except the ids in
         `keep` (cited by a packet already submitted and awaiting its check). Returns the ids moved."""

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .phases import registry
 
 
-BadgeName = Literal.__getitem__(registry().tiers)  # type: ignore[attr-defined]
+if TYPE_CHECKING:  # the tiers are read from rubric/badges.yaml at import time: statically, a string
+    BadgeName = str
+else:
+    BadgeName = Literal.__getitem__(registry().tiers)
 """A rung of the badge ladder: 'none' and the tiers of rubric/badges.yaml, as a Literal type."""
 ScoreName = Literal["R", "WR", "WA", "A"]
 
@@ -30,22 +33,22 @@ class _Ranked(str, Enum):
     def rank(self) -> int:
         return list(type(self)).index(self)
 
-    def __lt__(self, other):  # type: ignore[override]
+    def __lt__(self, other):
         if isinstance(other, type(self)):
             return self.rank < other.rank
         return NotImplemented
 
-    def __le__(self, other):  # type: ignore[override]
+    def __le__(self, other):
         if isinstance(other, type(self)):
             return self.rank <= other.rank
         return NotImplemented
 
-    def __gt__(self, other):  # type: ignore[override]
+    def __gt__(self, other):
         if isinstance(other, type(self)):
             return self.rank > other.rank
         return NotImplemented
 
-    def __ge__(self, other):  # type: ignore[override]
+    def __ge__(self, other):
         if isinstance(other, type(self)):
             return self.rank >= other.rank
         return NotImplemented
@@ -210,7 +213,7 @@ class Report(Strict):
     agent: str
     sandbox: str
     status: Literal["complete", "incomplete"] = "complete"
-    badge: BadgeName  # type: ignore[valid-type]
+    badge: BadgeName
     badges: dict[str, bool] = Field(description="available, functional, reusable, reproduced.")
     gate: dict[str, GateResult]
     dimensions: dict[str, DimensionResult]

@@ -7,8 +7,11 @@ import signal
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -159,7 +162,7 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
 
     ctx.progress = on_command
 
-    def report_fn(status: str = "complete", extra: list[Flag] = ()) -> dict:
+    def report_fn(status: str = "complete", extra: Sequence[Flag] = ()) -> dict:
         skipped = ctx.acquisition.skipped if ctx.acquisition else []
         link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]
         report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"), status=status,
@@ -243,16 +246,20 @@ class ReviewInterrupted(CopilotError):
         self.exit_code = 130 if signal_name == "SIGINT" else 143
 
 
+_Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+"""What signal.signal() takes and returns."""
+
+
 class _StopSignals:
     """SIGINT and SIGTERM stop a review, whatever moment they arrive. Armed (the review runs), the first one raises
     Interrupted in the main thread; held (set-up before the review runs, the incomplete report, clean-up), a signal
     is kept in `pending` and raised by `arm()` or after clean-up, never lost. A SIGINT the caller ignores on purpose
     (a batch worker: the driver decides) stays ignored."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pending: str | None = None
         self.armed = False
-        self._previous: dict[int, object] = {}
+        self._previous: dict[int, _Handler] = {}
         if threading.current_thread() is not threading.main_thread():
             return
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -129,8 +129,8 @@ def facts_from_packets(packets: dict[str, PhasePacket], interventions: list[Inte
         cited = dict.fromkeys(e for d in reg.workflow_phases if d in packets for e in packets[d].evidence)
         facts["evidence_level"] = Fact(top, list(cited))
     if gate:  # the ledger is only meaningful once the review started
-        top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
-        facts["max_intervention"] = Fact(top, [i.id for i in interventions if i.level == top])
+        worst = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
+        facts["max_intervention"] = Fact(worst, [i.id for i in interventions if i.level == worst])
     return facts
 
 

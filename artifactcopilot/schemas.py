@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from pydantic import BaseModel
+
 from .models import Evidence, Intervention, PhasePacket, Report
 from .resources import data_dir
 
-MODELS = {"report": Report, "packet": PhasePacket, "evidence": Evidence, "intervention": Intervention}
+MODELS: dict[str, type[BaseModel]] = {"report": Report, "packet": PhasePacket, "evidence": Evidence,
+                                      "intervention": Intervention}
 
 
 def generate(name: str) -> dict:

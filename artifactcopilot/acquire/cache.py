@@ -19,8 +19,9 @@ from ..fileio import atomic_write
 
 try:
     import fcntl
+    _CAN_LOCK = True
 except ImportError:  # pragma: no cover - non-POSIX: parallel reviews may download the same file twice
-    fcntl = None
+    _CAN_LOCK = False
 
 
 STALE_PART_S = 24 * 3600
@@ -60,7 +61,7 @@ class DownloadCache:
     @contextlib.contextmanager
     def lock(self, url: str):
         """Serialise downloads of one URL across parallel reviews sharing the cache."""
-        if fcntl is None:
+        if not _CAN_LOCK:
             yield
             return
         path = self.root / "locks" / f"{_key(url)}.lock"

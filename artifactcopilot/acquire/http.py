@@ -48,18 +48,20 @@ class _Transient(Exception):
 def human(n: int | None) -> str:
     if n is None:
         return "unknown size"
+    size = float(n)
     for unit in ("B", "KB", "MB", "GB", "TB"):
-        if n < 1024 or unit == "TB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+        if size < 1024 or unit == "TB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return str(size)
 
 
 class _Recorder(urllib.request.HTTPRedirectHandler):
     """Follows redirects (or not) and remembers each hop for the evidence."""
 
     def __init__(self, follow: bool):
-        self.follow, self.hops = follow, []
+        self.follow = follow
+        self.hops: list[dict] = []
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         self.hops.append({"status": code, "location": newurl})
@@ -269,8 +271,8 @@ def safe_file_name(name: str) -> str:
 def _http_failure(exc: HTTPError, url: str, label: str, attempt: int) -> AcquisitionError:
     reason = f"HTTP {exc.code} {exc.reason}".strip()
     hint = DENIED_HINTS.get(exc.code, "")
-    headers = exc.headers or {}
-    if exc.code in (403, 429) and headers.get("X-RateLimit-Remaining") == "0":
+    headers = exc.headers
+    if exc.code in (403, 429) and headers is not None and headers.get("X-RateLimit-Remaining") == "0":
         hint = "the GitHub API rate limit is exhausted; try again after it resets"
     if exc.code in RETRY_STATUS:
         hint = f"the host kept failing ({attempt} attempts)"

@@ -69,7 +69,7 @@ def publication_record(source: str, paper_links: list[str], doc_text: str) -> di
         "archival": kind in ARCHIVAL or bool(archived),
         "archived_copies": archived[:10],
         "paper_links": candidates[:10],
-        "paper_links_location": bool(public) and any(same_place(public, link) for link in paper_links),
+        "paper_links_location": bool(public and any(same_place(public, link) for link in paper_links)),
     }
     if not remote and public is None:
         record["note"] = ("a local folder with no public location in the paper or the docs: GC1 rests on the "

@@ -89,7 +89,7 @@ def _sniff(text: str) -> str:
 # ---------------------------------------------------------------------------------- PDF
 
 def _pdf(p: Path, data: bytes) -> Paper:
-    from pypdf import PdfReader
+    from pypdf import PasswordType, PdfReader
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # its repair warnings are not the user's business
     try:
@@ -98,14 +98,15 @@ def _pdf(p: Path, data: bytes) -> Paper:
             try:
                 opened = reader.decrypt("")
             except Exception:  # noqa: BLE001 - e.g. AES without the optional crypto dependency
-                opened = 0
+                opened = PasswordType.NOT_DECRYPTED
             if not opened:
                 raise PaperError(f"paper {p} is an encrypted PDF that cannot be opened without a password",
                                  hint="pass a decrypted copy or the LaTeX sources")
         pages = list(reader.pages)
         if not pages:
             raise PaperError(f"paper {p} is a corrupt PDF: no pages could be read", hint="re-download the PDF")
-        meta_title = (reader.metadata or {}).get("/Title") or ""
+        info = reader.metadata
+        meta_title = (info.get("/Title") if info else None) or ""
     except PaperError:
         raise
     except Exception as exc:  # noqa: BLE001 - pypdf raises many types on broken files

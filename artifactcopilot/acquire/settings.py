@@ -50,9 +50,9 @@ class DownloadSettings(BaseModel):
         for name in ("zenodo_url", "figshare_url", "github_url", "doi_url"):
             if os.environ.get(ENV_PREFIX + name.upper()):
                 values[name] = os.environ[ENV_PREFIX + name.upper()].rstrip("/")
-        env_cache = os.environ.get(ENV_PREFIX + "CACHE_DIR")
-        if cache_dir is not None or env_cache:
-            values["cache_dir"] = Path(cache_dir or env_cache).expanduser()
+        cache = cache_dir if cache_dir is not None else os.environ.get(ENV_PREFIX + "CACHE_DIR")
+        if cache:
+            values["cache_dir"] = Path(cache).expanduser()
         for env, name, kind in (("HTTP_ATTEMPTS", "attempts", int), ("HTTP_BACKOFF", "backoff_s", float),
                                 ("HTTP_TIMEOUT", "timeout_s", float), ("MAX_DOWNLOAD_BYTES", "max_download_bytes", int)):
             raw = os.environ.get(ENV_PREFIX + env)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import ParseResult, quote, unquote
 
 from ..errors import AcquisitionError
@@ -19,8 +20,8 @@ def parse(parsed: ParseResult) -> tuple[str, str | None] | None:
     """(record id, single file name or None) from a zenodo.org link."""
     if (m := RECORD.match(parsed.path)):
         return m.group(1), unquote(m.group(2)) if m.group(2) else None
-    if (m := DOI_PATH.match(parsed.path)):
-        return ZENODO_DOI.match(m.group(1)).group(1), None
+    if (m := DOI_PATH.match(parsed.path)) and (doi := ZENODO_DOI.match(m.group(1))):
+        return doi.group(1), None
     return None
 
 
@@ -36,7 +37,8 @@ def resolve_record(record_id: str, client: HttpClient, settings: DownloadSetting
     entries = data.get("files") or []
     if isinstance(entries, dict):  # the /files endpoint shape: {"entries": [...]}
         entries = entries.get("entries") or []
-    listing, files = [], []
+    listing: list[dict[str, Any]] = []
+    files: list[RemoteFile] = []
     for entry in entries:
         if not isinstance(entry, dict):
             continue

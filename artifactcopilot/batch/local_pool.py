@@ -12,6 +12,8 @@ import signal
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import cast
 
 from .work import Job, failure, run_job
 
@@ -72,7 +74,7 @@ def _serve(conn: Connection) -> None:
 
 @dataclass
 class _Worker:
-    process: mp.Process
+    process: BaseProcess
     conn: Connection
     job: Job | None = None
     deadline: float = 0.0
@@ -126,23 +128,22 @@ class LocalPool:
         worker.conn.close()
 
     def poll(self, timeout: float) -> list[tuple[Job, dict]]:
-        busy = {w.conn: w for w in self._workers if w.job is not None}
+        busy = {w.conn: (w, w.job) for w in self._workers if w.job is not None}
         done: list[tuple[Job, dict]] = []
         if not busy:
             time.sleep(timeout)
-        for conn in wait(list(busy), timeout) if busy else []:
-            worker = busy[conn]
-            job, worker.job = worker.job, None
+        for ready in wait(list(busy), timeout) if busy else []:
+            worker, job = busy[cast(Connection, ready)]  # wait() returns the connections it was given
+            worker.job = None
             try:
-                done.append((job, conn.recv()))
+                done.append((job, worker.conn.recv()))
             except (EOFError, OSError):
                 code = worker.process.exitcode
                 self._stop(worker)
                 done.append((job, {"outcome": failure("worker-lost", f"worker process exited (code {code}) during the review",
                                                       time_s=round(time.monotonic() - worker.started, 3)), "archive": b""}))
         now = time.monotonic()
-        for worker in [w for w in self._workers if w.job is not None and now > w.deadline]:
-            job = worker.job
+        for worker, job in [(w, w.job) for w in self._workers if w.job is not None and now > w.deadline]:
             self._stop(worker)
             done.append((job, {"outcome": failure("timeout", f"review exceeded {self.review_limit_s:g}s and was stopped",
                                                   time_s=round(now - worker.started, 3)), "archive": b""}))

@@ -94,10 +94,10 @@ def _normalise(raw: dict) -> dict:
     return row
 
 
-def _read_rows(path: Path) -> list[tuple[int, object]]:
+def _read_rows(path: Path) -> list[tuple[int, dict | str]]:
     """(line number, row) pairs; a row is a dict, or an error message for an unreadable line."""
     text = path.read_text(encoding="utf-8-sig")
-    rows: list[tuple[int, object]] = []
+    rows: list[tuple[int, dict | str]] = []
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.lstrip().startswith("#"):

@@ -14,6 +14,7 @@ Undefined ratios (no positives at all) are None, never a made-up 0 or 1.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from statistics import mean
 from typing import Iterable, Sequence
 
@@ -76,7 +77,7 @@ def gate_metrics(pairs: Sequence[tuple[str, str]]) -> dict:
     return {g: binary([(at_least(p, g), at_least(h, g)) for p, h in pairs]) for g in registry().tiers[1:]}
 
 
-def dimension_metrics(pairs: dict[str, Sequence[tuple[str | None, str | None]]]) -> dict:
+def dimension_metrics(pairs: Mapping[str, Sequence[tuple[str | None, str | None]]]) -> dict:
     """Per dimension: four-class accuracy and binarised (WA/A positive) precision/recall/F1; plus their mean."""
     out = {}
     dims = registry().dimensions

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from ..errors import CopilotError, UsageError
 from .work import Job, failure, pack_inputs, run_job_with_inputs
@@ -58,7 +59,7 @@ class RayEngine:
             raise UsageError("the Ray engine needs the 'ray' package", "pip install 'artifactcopilot[ray]'") from None
         self._ray = ray
         self.review_limit_s = review_limit_s
-        kwargs = dict(logging_level=logging.WARNING, log_to_driver=False, configure_logging=True)
+        kwargs: dict[str, Any] = dict(logging_level=logging.WARNING, log_to_driver=False, configure_logging=True)
         _probe(address)
         try:
             if address == "local":  # a private single-machine cluster for this run

@@ -15,7 +15,7 @@ import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import IO, Callable, Iterable
 
 from ..errors import UsageError
 from ..fileio import atomic_write
@@ -65,7 +65,7 @@ class BatchDir:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.work = self.root / ".work"
-        self._lock = None
+        self._lock: IO[str] | None = None
 
     def open(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -119,7 +119,7 @@ class RunResult:
 class _StopFlag:
     """First SIGINT/SIGTERM asks the loop to stop between two polls, never in the middle of a commit."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.raised = False
         self._previous: dict = {}
 

@@ -44,7 +44,7 @@ def _attention(row: dict, runs: list[dict]) -> tuple[list[str], int]:
     return reasons, priority
 
 
-def _artifact_row(entry: ManifestRow, runs: list[dict], keys: list[str]) -> dict:
+def _artifact_row(entry: ManifestRow, runs: list[dict | None], keys: list[str]) -> dict:
     ok = [(r, k) for r, k in zip(runs, keys) if r and r.get("status") == "ok"]
     first, first_key = ok[0] if ok else (None, None)
     recorded = [r for r in runs if r]
@@ -72,7 +72,8 @@ def _dimension_labelled(entry: ManifestRow) -> bool:
 
 
 def _run_metrics(entries: list[ManifestRow], outcomes: dict[str, list[dict | None]], run: int) -> dict:
-    pairs, dims = [], {d: [] for d in registry().dimensions}
+    pairs: list[tuple[str, str]] = []
+    dims: dict[str, list[tuple[str | None, str | None]]] = {d: [] for d in registry().dimensions}
     for entry in entries:
         outcome = outcomes[entry.id][run - 1]
         if not entry.human_badge or not outcome or outcome.get("status") != "ok":

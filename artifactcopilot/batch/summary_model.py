@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -50,14 +50,17 @@ class DimensionMean(_Open):
     f1: Optional[float] = Field(description="Mean binarised F1 over all dimensions.")
 
 
-# One field per dimension of the rubric, then their mean.
-Dimensions = create_model("Dimensions", __base__=_Open, **{d: (Dimension, ...) for d in registry().dimensions},
-                          mean=(DimensionMean, ...))
+if TYPE_CHECKING:  # both are built from the rubric at import time: statically, models with open field names
+    Dimensions = _Open
+    Gates = _Open
+else:
+    # One field per dimension of the rubric, then their mean.
+    Dimensions = create_model("Dimensions", __base__=_Open, **{d: (Dimension, ...) for d in registry().dimensions},
+                              mean=(DimensionMean, ...))
 
-
-# One nested binary decision per rung of the badge ladder above 'none' (at or above that badge).
-Gates = create_model("Gates", __base__=_Open, **{
-    b: (Binary, Field(description=f"At or above {b}: {registry().badge_rule(b)}.")) for b in registry().tiers[1:]})
+    # One nested binary decision per rung of the badge ladder above 'none' (at or above that badge).
+    Gates = create_model("Gates", __base__=_Open, **{
+        b: (Binary, Field(description=f"At or above {b}: {registry().badge_rule(b)}.")) for b in registry().tiers[1:]})
 
 
 class Confusion(_Open):

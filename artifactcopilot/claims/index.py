@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Sequence
 
 from .lines import Block, Token, align, quick_number
 
@@ -58,7 +59,7 @@ class LineIndex:
     def _others(self, expected: list[Token], shape: Shape) -> list[int]:
         words = {t[1] for t in expected if not t[0]}
         if words:
-            pool = min((self.by_word.get(w, []) for w in words), key=len)
+            pool: Sequence[int] = min((self.by_word.get(w, []) for w in words), key=len)
         else:
             pool = range(len(self.shapes))
         n = len(expected)

@@ -143,17 +143,20 @@ def _judge(text: str, name: str, artifact: Path | None, target, run: bool, timeo
     from ..sandbox.local import LocalSandbox
 
     result: dict = {}
+    run_in = artifact if run else None  # --run comes with --artifact (the caller checks)
     with tempfile.TemporaryDirectory(prefix="copilot-judge-") as scratch:
         sandbox = LocalSandbox(Path(scratch), Limits(timeout_s=timeout))
         evidence = None
-        if run and target is not None:
-            out, evidence = judge_output(text, artifact, target, sandbox, timeout)
+        if run_in is not None and target is not None:
+            out, evidence = judge_output(text, run_in, target, sandbox, timeout)
             result["output"] = out.model_dump(exclude={"cells"})
-        elif run:
-            evidence = execute(text, artifact, sandbox, timeout)
+        elif run_in is not None:
+            evidence = execute(text, run_in, sandbox, timeout)
 
         def rerun(withheld: str):
-            again = execute(text, artifact, sandbox, timeout, withheld=withheld)
+            if run_in is None:  # nothing ran: nothing to rerun
+                return None
+            again = execute(text, run_in, sandbox, timeout, withheld=withheld)
             return again.outputs if again.record and again.record.exit_code is not None else None
 
         verdict = judge_method(text, artifact, target, evidence, rerun if evidence else None, model=model, name=name)

@@ -54,7 +54,7 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
     out.mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(exist_ok=True)
     acq = acquire(artifact, out / "acquired")
-    if not acq.ok:
+    if not acq.ok or acq.root is None:
         raise CopilotError(f"artifact could not be acquired: {acq.error}",
                            "pass a local folder, archive or file:// URL")
     log_path = out / "logs" / "repro.log"
@@ -69,9 +69,9 @@ def run_repro(paper: Path, artifact: str, table: str, out: Path, timeout: float,
             result = reproduce(acq.root, expected, box, _model(agent, model), config, log)
         finally:
             box.close()  # scratch copies; the attempts are in logs/
-    for n, (script, verdict) in enumerate(result.attempts, 1):
+    for n, (script, judged) in enumerate(result.attempts, 1):
         (out / "logs" / f"attempt-{n:02d}.sh").write_text(script, encoding="utf-8")
-        (out / "logs" / f"attempt-{n:02d}.json").write_text(json.dumps(verdict.public(), indent=2), encoding="utf-8")
+        (out / "logs" / f"attempt-{n:02d}.json").write_text(json.dumps(judged.public(), indent=2), encoding="utf-8")
     if result.transcript:
         (out / "logs" / "transcript.jsonl").write_text("".join(json.dumps(m) + "\n" for m in result.transcript),
                                                        encoding="utf-8")

@@ -191,7 +191,10 @@ class Walker:
 
     def _commands(self, block: Block, reading, before: str, after: str) -> None:
         self.shared.blocks += 1
-        number, cwd, env, clones, notes = self.shared.blocks, self.base_cwd(), {}, [], []
+        number, cwd = self.shared.blocks, self.base_cwd()
+        env: dict[str, str] = {}
+        clones: list[str] = []
+        notes: list[str] = []
         known = block_vars([ln.text for ln in reading.lines])
         described = described_placeholders(f"{before}\n{after}")
         made: list[RawStep] = []

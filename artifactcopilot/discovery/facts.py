@@ -68,7 +68,7 @@ def _file_versions(rel: str, text: str, notes: list[str]) -> list[str]:
     except (tomllib.TOMLDecodeError, ValueError) as exc:
         notes.append(f"{rel}: not valid TOML ({str(exc)[:80]})")
         return []
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    project = table if isinstance(table := data.get("project"), dict) else {}
     poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
     deps = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
     values = [project.get("requires-python"), deps.get("python") if isinstance(deps, dict) else None]

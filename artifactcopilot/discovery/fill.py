@@ -85,7 +85,7 @@ def _value_at(step: Step, slot: Slot) -> tuple[str | None, bool]:
     for i, other in slots.items():
         if slot.flag and other.flag == slot.flag or slot.position is not None and other.position == slot.position:
             value = parts[i].split("=", 1)[1] if parts[i].startswith("-") and "=" in parts[i] else parts[i]
-            if slot.variadic:
+            if slot.variadic and slot.position is not None:  # a variadic slot is positional
                 rest = [j for j, s in slots.items() if s.position is not None and s.position >= slot.position]
                 value = " ".join(parts[j] for j in sorted(rest))
                 return value, any(j in marked for j in rest)

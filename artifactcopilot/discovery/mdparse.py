@@ -151,7 +151,9 @@ def _blocks(tokens) -> list[Block]:
 
 
 def _plain_blocks(text: str) -> list[Block]:
-    blocks, start, buf = [], 1, []
+    blocks: list[Block] = []
+    buf: list[str] = []
+    start = 1
     for n, line in enumerate(text.splitlines() + [""], 1):
         if line.strip():
             if not buf:

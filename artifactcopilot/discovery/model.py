@@ -5,12 +5,15 @@ lists in documentation order).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import Field, asdict, dataclass, field
+from typing import Any, ClassVar
 
 
 class _Dict:
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every subclass is a dataclass
+
     def to_dict(self) -> dict:
-        return asdict(self)  # type: ignore[call-overload]
+        return asdict(self)
 
 
 @dataclass

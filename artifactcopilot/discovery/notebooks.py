@@ -57,11 +57,14 @@ def _source(cell: dict) -> str:
 
 
 def _language(data: dict) -> str | None:
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    spec = meta.get("kernelspec") if isinstance(meta.get("kernelspec"), dict) else {}
-    info = meta.get("language_info") if isinstance(meta.get("language_info"), dict) else {}
+    meta = _dict(data.get("metadata"))
+    spec, info = _dict(meta.get("kernelspec")), _dict(meta.get("language_info"))
     lang = spec.get("language") or info.get("name")
     return str(lang) if lang else None
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _clause_refs(text: str, name: str) -> list[str]:
@@ -87,11 +90,11 @@ def mark_documented(notebooks: list[Notebook], lines: list[DocLine], index: File
         for base, same in names.items():
             if base not in dl.text:
                 continue
-            nb = _named(same, dl)
-            if nb:
-                nb.documented = True
-                nb.mentions = tx.merge(nb.mentions, _clause_refs(dl.text, base))
-                first.setdefault(nb.path, (dl.order, dl.line, dl.source))
+            named = _named(same, dl)
+            if named:
+                named.documented = True
+                named.mentions = tx.merge(named.mentions, _clause_refs(dl.text, base))
+                first.setdefault(named.path, (dl.order, dl.line, dl.source))
     for folder, members in by_folder.items():
         position = _folder_described(folder, members, lines)
         for nb in members:
@@ -108,7 +111,7 @@ def _named(same: list[Notebook], dl: DocLine) -> Notebook | None:
     doc_dir = posixpath.dirname(dl.source.rsplit(":", 1)[0])
     by_path = [nb for nb in same if nb.path in dl.text]
     local = [nb for nb in same if (posixpath.dirname(nb.path) or "") == doc_dir]
-    return (by_path or local or [None])[0]
+    return next(iter(by_path or local), None)
 
 
 def _folder_described(folder: str, members: list[Notebook], lines: list[DocLine]) -> tuple[int, int, str] | None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from .model import Placeholder
 from .shell import words
@@ -105,7 +106,7 @@ def block_vars(lines: list[str]) -> set[str]:
 
 
 def detect(inner: str, kind: str, cwd: str, index: FileIndex, known_vars: set[str],
-           described: set[str] = frozenset()) -> list[Placeholder]:
+           described: AbstractSet[str] = frozenset()) -> list[Placeholder]:
     """Placeholders among the words of `inner`."""
     parts = _group_words(words(inner))
     out: list[Placeholder] = []
@@ -122,7 +123,8 @@ def detect(inner: str, kind: str, cwd: str, index: FileIndex, known_vars: set[st
     return out
 
 
-def _reason(word: str, prev: str, kind: str, cwd: str, index: FileIndex, known: set[str], described: set[str]) -> str:
+def _reason(word: str, prev: str, kind: str, cwd: str, index: FileIndex, known: set[str],
+            described: AbstractSet[str]) -> str:
     value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
     if word in described or value in described:
         return "the documentation says to replace it"

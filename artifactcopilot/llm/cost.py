@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..models import Cost
 from .settings import Price
@@ -53,7 +54,7 @@ class CostMeter:
             self.usd += self.price.usd(usage.input_tokens, usage.output_tokens)
         return usage
 
-    def exceeded(self) -> str | None:
+    def exceeded(self) -> Literal["cost", "wall"] | None:
         """Which review-wide limit is used up: 'cost', 'wall' or None."""
         if self.limit_usd >= 0 and self.usd >= self.limit_usd and (self.usd > 0 or self.limit_usd == 0):
             return "cost"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
 from langchain_core.tools import BaseTool
 from pydantic import ValidationError
 
@@ -69,7 +69,7 @@ class ToolLoop:
         if self.final in by_name and self.max_steps > 1:
             forced = self.model.bind_tools(list(self.tools), tool_choice=self.final)
         for step in range(self.max_steps):
-            limit = "unavailable" if self.caller.down else self.caller.meter.exceeded()
+            limit: Stop | None = "unavailable" if self.caller.down else self.caller.meter.exceeded()
             if limit:
                 return LoopResult(limit, step, self.caller.down)
             runnable = forced if step == self.max_steps - 1 else bound
@@ -115,7 +115,7 @@ class ToolLoop:
         if not reply.tool_calls and not reply.invalid_tool_calls:
             messages.append(HumanMessage(self.nudge))
 
-    def _call(self, call: dict, by_name: dict[str, BaseTool]) -> tuple[str, bool]:
+    def _call(self, call: ToolCall, by_name: dict[str, BaseTool]) -> tuple[str, bool]:
         """The tool's answer, and whether the tool ran without error."""
         tool = by_name.get(call["name"])
         if tool is None:

@@ -24,8 +24,8 @@ def message_record(message: BaseMessage) -> dict[str, Any]:
         value = getattr(message, key, None)
         if value:
             record[key] = value
-    if getattr(message, "tool_call_id", None):
-        record["tool_call_id"] = message.tool_call_id
+    if call_id := getattr(message, "tool_call_id", None):
+        record["tool_call_id"] = call_id
     return record
 
 

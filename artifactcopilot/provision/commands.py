@@ -42,7 +42,8 @@ def split(line: str) -> list[list[str]] | None:
         tokens = list(lexer)
     except ValueError:
         return None
-    commands, current = [], []
+    commands: list[list[str]] = []
+    current: list[str] = []
     for token in tokens:
         if token in ("&&", "||", ";", "&", ";;"):
             if current:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import shlex
 import sys
+from collections.abc import Sequence
 
 from .context import apt_script, pip_script, relative
 from .model import VENV, EnvPlan, ProvisionStep
@@ -98,7 +99,7 @@ def _python_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
                          env=dict(plan.activate))
 
 
-def fix_for_missing_module(module: str, plan: EnvPlan, files: list[str] = ()) -> ProvisionStep | None:
+def fix_for_missing_module(module: str, plan: EnvPlan, files: Sequence[str] = ()) -> ProvisionStep | None:
     """pip install of the distribution behind `module`, unless the module is the artifact's own code (a path
     problem, not a missing package) or part of the standard library."""
     if not module or module in sys.stdlib_module_names:

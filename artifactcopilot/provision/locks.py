@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
@@ -47,7 +48,7 @@ def _remote(name: str, ref: str, marker: str | None, out: Locked) -> None:
     out.lines.append(f"{name} @ {ref}" + (f" ; {marker}" if marker else ""))
 
 
-def _poetry_closure(data: dict, pyproject: dict, extras: set[str] | None) -> set[str] | None:
+def _poetry_closure(data: dict, pyproject: dict, extras: AbstractSet[str] | None) -> set[str] | None:
     """Names reachable from the project's main dependencies, for locks that do not record groups."""
     poetry = ((pyproject.get("tool") or {}).get("poetry") or {}) if isinstance(pyproject, dict) else {}
     roots = [n for n, v in (poetry.get("dependencies") or {}).items()
@@ -72,8 +73,8 @@ def _poetry_closure(data: dict, pyproject: dict, extras: set[str] | None) -> set
     return seen
 
 
-def poetry_lock(text: str | None, pyproject: dict, path: str = "poetry.lock", groups: set[str] | None = None,
-                extras: set[str] | None = frozenset()) -> Locked:
+def poetry_lock(text: str | None, pyproject: dict, path: str = "poetry.lock", groups: AbstractSet[str] | None = None,
+                extras: AbstractSet[str] | None = frozenset()) -> Locked:
     """Main-group packages of a poetry.lock (plus `groups`; optional packages only for requested `extras`,
     None = all extras)."""
     out = Locked()
@@ -102,7 +103,7 @@ def poetry_lock(text: str | None, pyproject: dict, path: str = "poetry.lock", gr
     return out
 
 
-def _poetry_optional(pyproject: dict, extras: set[str] | None) -> set[str]:
+def _poetry_optional(pyproject: dict, extras: AbstractSet[str] | None) -> set[str]:
     poetry = ((pyproject.get("tool") or {}).get("poetry") or {}) if isinstance(pyproject, dict) else {}
     names: set[str] = set()
     for extra, members in (poetry.get("extras") or {}).items():
@@ -113,7 +114,7 @@ def _poetry_optional(pyproject: dict, extras: set[str] | None) -> set[str]:
 
 def _poetry_package(pkg: dict, marker: str | None, path: str, out: Locked) -> None:
     name, version = pkg["name"], str(pkg.get("version", ""))
-    source = pkg.get("source") if isinstance(pkg.get("source"), dict) else {}
+    source = _dict(pkg.get("source"))
     kind, url = source.get("type"), source.get("url")
     if kind == "git" and url:
         rev = source.get("resolved_reference") or source.get("reference")
@@ -129,8 +130,8 @@ def _poetry_package(pkg: dict, marker: str | None, path: str, out: Locked) -> No
         _line(name, version, marker, out)
 
 
-def uv_lock(text: str | None, path: str = "uv.lock", extras: set[str] | None = frozenset(),
-            groups: set[str] | None = frozenset({"dev"})) -> Locked:
+def uv_lock(text: str | None, path: str = "uv.lock", extras: AbstractSet[str] | None = frozenset(),
+            groups: AbstractSet[str] | None = frozenset({"dev"})) -> Locked:
     """Packages `uv sync` installs from a uv.lock: the project's dependencies (+ extras, + dependency groups,
     dev by default; None = all), transitively; the project's own editable/virtual entry is skipped."""
     out = Locked()
@@ -170,7 +171,7 @@ def uv_lock(text: str | None, path: str = "uv.lock", extras: set[str] | None = f
     return out
 
 
-def _uv_edges(pkg: dict, extras: set[str] | None, groups: set[str] | None,
+def _uv_edges(pkg: dict, extras: AbstractSet[str] | None, groups: AbstractSet[str] | None,
               cond: str | None) -> list[tuple[str, tuple[str, ...], str | None]]:
     """Dependencies of a uv.lock package, each with the environment condition under which it is needed."""
     deps = list(pkg.get("dependencies") or [])

@@ -149,8 +149,8 @@ def uv(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None
     folder = _project_folder(ctx, cwd, "pyproject.toml")
     project, lock = _project(ctx, folder), join(folder, "uv.lock")
     argv = cmd.argv
-    groups: set[str] | None = set() if {"--no-dev", "--no-default-groups"} & set(argv) else {"dev"}
-    groups = None if "--all-groups" in argv else groups | set(_values(argv, "--group"))
+    default_groups: set[str] = set() if {"--no-dev", "--no-default-groups"} & set(argv) else {"dev"}
+    groups = None if "--all-groups" in argv else default_groups | set(_values(argv, "--group"))
     extras = None if "--all-extras" in argv else set(_values(argv, "--extra"))
     if ctx.exists(lock):
         result = locks.uv_lock(ctx.read(lock), lock, extras, groups)

@@ -75,7 +75,7 @@ def _pyproject(project: Project, text: str | None, path: str) -> None:
     except (tomllib.TOMLDecodeError, UnicodeError) as exc:
         project.notes.append(f"{path} is not valid TOML ({str(exc)[:80]}); its metadata is ignored")
         return
-    meta = data.get("project") if isinstance(data.get("project"), dict) else {}
+    meta = _dict(data.get("project"))
     poetry = (data.get("tool") or {}).get("poetry") if isinstance(data.get("tool"), dict) else None
     poetry = poetry if isinstance(poetry, dict) else None
     project.installable = project.installable or isinstance(data.get("build-system"), dict)
@@ -220,7 +220,9 @@ def _literal(node: ast.expr, constants: dict[str, object], depth: int = 0) -> ob
                 for k, v in zip(node.keys, node.values) if k is not None}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _literal(node.left, constants, depth + 1), _literal(node.right, constants, depth + 1)
-        if isinstance(left, list) and isinstance(right, list) or isinstance(left, str) and isinstance(right, str):
+        if isinstance(left, list) and isinstance(right, list):
+            return left + right
+        if isinstance(left, str) and isinstance(right, str):
             return left + right
     return None
 

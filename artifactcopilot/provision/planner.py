@@ -262,7 +262,7 @@ def _skipped(ctx: Context, from_fallback: list[tuple[str, str]]) -> list[tuple[s
 
 
 def _apt_names(script: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for match in re.finditer(r"apt-get install -y --no-install-recommends ([^;&|}\n]+)", script):
         out += match.group(1).split()
     return out

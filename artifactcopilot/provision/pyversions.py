@@ -57,9 +57,9 @@ def poetry_constraint(part: str) -> str | None:
         upper = f"{major + 1}.0" if major > 0 or match.group(2) is None else f"0.{minor + 1}"
         return f">={major}.{minor}{'.' + match.group(3) if match.group(3) else ''},<{upper}"
     if match := _TILDE.match(part):
-        major, minor = int(match.group(1)), match.group(2)
-        upper = f"{major}.{int(minor) + 1}" if minor is not None else f"{major + 1}.0"
-        return f">={major}.{minor or 0}{'.' + match.group(3) if match.group(3) else ''},<{upper}"
+        major, minor_part = int(match.group(1)), match.group(2)
+        upper = f"{major}.{int(minor_part) + 1}" if minor_part is not None else f"{major + 1}.0"
+        return f">={major}.{minor_part or 0}{'.' + match.group(3) if match.group(3) else ''},<{upper}"
     if match := _BARE.match(part):
         return f"=={match.group(1)}.{match.group(2)}.*"  # a patch pin still asks for that X.Y
     if match := _PLUS.match(part):

@@ -198,7 +198,7 @@ def script(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | 
         path = join(cwd, cmd.sub)
         text = ctx.read(path) if ctx.exists(path) else None
         for line in re.findall(r"(?:^|[;&|]\s*)make\b([^\n;&|]*)", text or "", re.MULTILINE):
-            text += "\n" + (_make(ctx, line.split(), posixpath.dirname(path) or ".")[1] or "")
+            text = (text or "") + "\n" + (_make(ctx, line.split(), posixpath.dirname(path) or ".")[1] or "")
     if text is None:
         ctx.note(f"`{cmd.text}` ({src(step)}) runs {path}, which the artifact does not have; not run")
         return

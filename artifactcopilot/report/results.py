@@ -79,7 +79,7 @@ def reproduced_tables(report: Report, read: Reader) -> list[TableResult]:
         if kinds.get(ev_id) != "comparison":
             continue
         data = read_json(read, ev_id) or {}
-        entries = data.get("tables") if isinstance(data.get("tables"), list) else [data] if "cells" in data else []
+        entries = tables if isinstance(tables := data.get("tables"), list) else [data] if "cells" in data else []
         for entry in entries:
             table = _table(entry, ev_id)
             if table and (table.label not in best or table.matched > best[table.label].matched):
@@ -122,8 +122,8 @@ def failed_run(report: Report, read: Reader) -> FailedRun | None:
     chosen_runs: list[str] = []
     other_runs: list[str] = []
     for ev_id in cited:
-        data = read_json(read, ev_id) if kinds.get(ev_id) == "selection" else None
-        attempts = data.get("attempts") if data and isinstance(data.get("attempts"), list) else []
+        data = (read_json(read, ev_id) if kinds.get(ev_id) == "selection" else None) or {}
+        attempts = tried if isinstance(tried := data.get("attempts"), list) else []
         for attempt in (a for a in attempts if isinstance(a, dict)):
             runs = [r for r in attempt.get("runs") or [] if isinstance(r, str)]
             is_chosen = bool(data.get("chosen")) and attempt.get("cmd") == data.get("chosen")

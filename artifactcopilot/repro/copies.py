@@ -31,9 +31,10 @@ def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: 
                   rerun: Rerun | None, files: list[str]) -> None:
     """Checked-in files holding the table that the run (or the script) took it from."""
     traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
+    read_first = prov.read_first if prov is not None and traced else []
     named = list(dict.fromkeys(static.referenced + static.displayed + static.stored_inputs))
-    if traced:
-        candidates = [f for f in files if f in prov.read_first or f in prov.written]
+    if traced and prov is not None:
+        candidates = [f for f in files if f in read_first or f in prov.written]
     elif prov is not None:  # ran without a trace: what the script names first, then every other file but READMEs
         candidates = named + [f for f in files if f not in named and not README.search(f)]
     else:
@@ -45,10 +46,10 @@ def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: 
         if low.endswith(".ipynb") and static.executes_notebook:
             continue
         if not holds(target, artifact / rel):
-            if traced and rel in prov.read_first and _unreadable(artifact / rel) and rerun is not None:
+            if traced and rel in read_first and _unreadable(artifact / rel) and rerun is not None:
                 _unreadable_source(verdict, rel, target, static, rerun)
             continue
-        if traced and rel not in prov.read_first:
+        if traced and rel not in read_first:
             verdict.regenerated.append(rel)  # written by this run before anything read it (Artisan Fig. 10)
             continue
         verified = False
@@ -64,7 +65,7 @@ def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: 
                 verdict.reasons.append(f"a rerun without {rel} no longer produces the table")
                 verdict.signals.append(Signal(source="rerun", finding="copy", detail=f"without {rel}: no table"))
         shown = rel in static.displayed or (rel in static.stored_inputs and low.endswith(binary.BINARY_SUFFIXES))
-        if not (verified or shown or (traced and rel in prov.read_first)):
+        if not (verified or shown or (traced and rel in read_first)):
             continue  # no evidence that the run took the table from this file
         if rel in static.stored_inputs and not shown and not verified and path_kind(rel) == "results" and \
                 not low.endswith(binary.BINARY_SUFFIXES):

@@ -66,7 +66,8 @@ _HIDDEN_RUN = re.compile(r"\?[?,]*(?:\.\?+)?")
 def _fits(cell: str, value: str) -> bool:
     out = _render(cell, value)
     pat = _pattern(cell)
-    return bool(out and pat) and any(_digits(m) == pat[0] for m in re.findall(r"-?[\d,]+(?:\.\d+)?", out))
+    return out is not None and pat is not None and any(_digits(m) == pat[0]
+                                                       for m in re.findall(r"-?[\d,]+(?:\.\d+)?", out))
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?![\w.])")

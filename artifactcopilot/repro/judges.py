@@ -138,6 +138,8 @@ def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox,
         return OutputVerdict(category="static_error", feedback=problem), None
     run = execute(script, artifact, sandbox, timeout, env)
     rec = run.record
+    if rec is None:  # execute() always keeps the run's record
+        raise RuntimeError("the judged run left no command record")
     source, comp = _best(expected, run.outputs)
     base = {"exit_code": rec.exit_code, "duration_s": rec.duration_s, "matched": comp.matched if comp else 0,
             "total": comp.total if comp else len(expected.numeric_cells()), "source": source,
@@ -184,7 +186,7 @@ def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sand
 
     def rerun(withheld: str) -> list[tuple[str, str]] | None:
         again = execute(script, artifact, sandbox, timeout, env, withheld=withheld)
-        return again.outputs if again.record.exit_code is not None else None
+        return again.outputs if again.record is not None and again.record.exit_code is not None else None
 
     files = artifact_files(artifact)
     mv = judge_method(script, artifact, expected, run, rerun, files=files, model=model)

@@ -42,7 +42,7 @@ Method = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
 README = re.compile(r"(^|/)readme[^/]*$", re.IGNORECASE)
 PAPER_PROGRAMS = {"pdftotext", "pdf2txt", "pdf2txt.py", "pdftohtml", "mutool", "pdfplumber", "tika", "pdfgrep", "ps2ascii"}
-TRUST = {"copy": 0, "undetermined": 1, "last_mile": 2, "full": 3}
+TRUST: dict[Method, int] = {"copy": 0, "undetermined": 1, "last_mile": 2, "full": 3}
 
 
 class MethodVerdict(BaseModel):
@@ -108,8 +108,8 @@ def judge_method(script: str, artifact: Path | None, target: Table | None = None
     return verdict
 
 
-def _set(verdict: MethodVerdict, method: str, confidence: str, reasons: list[str]) -> None:
-    verdict.method, verdict.confidence = method, confidence  # type: ignore[assignment]
+def _set(verdict: MethodVerdict, method: Method, confidence: Confidence, reasons: list[str]) -> None:
+    verdict.method, verdict.confidence = method, confidence
     verdict.reasons = list(dict.fromkeys(verdict.reasons + reasons))
 
 
@@ -132,7 +132,7 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
               root: Path | None) -> None:
     """No hard evidence of copying: the static flow, then the run's provenance, decide."""
     flow = static.flow
-    static_label: str | None = flow.method if flow.method != "undetermined" else None
+    static_label: Method | None = flow.method if flow.method != "undetermined" else None
     if flow.method == "copy":
         refuted = _refuted(verdict, flow.displayed, prov, target, root)
         if not refuted:
@@ -143,7 +143,8 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
         static_label = None
     run_label = _run_label(verdict, static, prov)
     if run_label and static_label and not (prov and prov.method == "strace"):
-        label = min((run_label, static_label), key=TRUST.get)
+        least = min((run_label, static_label), key=TRUST.__getitem__)
+        label: Method | None = least
     else:
         label = run_label or static_label
     if label is None:
@@ -151,8 +152,8 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
         _set(verdict, "undetermined", "low", ["nothing ran and the script's data flow does not show the experiment: "
                                               + "; ".join(reasons[:3])] if prov is None else reasons)
         return
-    confidence = ("high" if prov and prov.method == "strace" and prov.exit_code == 0 else "medium") if run_label \
-        else flow.confidence
+    confidence: Confidence = (("high" if prov and prov.method == "strace" and prov.exit_code == 0 else "medium")
+                              if run_label else flow.confidence)
     reasons = flow.reasons if label == static_label else []
     _set(verdict, label, confidence, reasons)
 
@@ -177,7 +178,7 @@ def _why_refuted(verdict: MethodVerdict, refuted: list[str], prov: RunProvenance
     return "they do not hold the table"
 
 
-def _run_label(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None) -> str | None:
+def _run_label(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None) -> Method | None:
     if prov is None:
         return None
     if prov.exit_code != 0:

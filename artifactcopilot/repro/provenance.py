@@ -146,7 +146,8 @@ def traced_run(session: Session, script: str, timeout: float | None = None, env:
     rec = result.record
     rec.files_created = [p for p in rec.files_created if not p.startswith(TRACE_DIR)]
     rec.files_modified = [p for p in rec.files_modified if not p.startswith(TRACE_DIR)]
-    events, execs = ([], [])
+    events: list[tuple[str, str]] = []
+    execs: list[list[str]] = []
     if use_strace:
         events, execs = parse_trace(_fetch(session, f"{TRACE_DIR}/trace"), inside_root)
     cpu = _cpu(_fetch(session, f"{TRACE_DIR}/times"))

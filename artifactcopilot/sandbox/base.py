@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, TypeGuard
 
 from ..models import CommandRecord
 
@@ -120,6 +120,17 @@ class Session(Protocol):
     def build_image(self, dockerfile: str, timeout: float | None = None) -> RunResult: ...
 
     def close(self) -> None: ...
+
+
+class SuiteSession(Session, Protocol):
+    """A session with the 'suites' capability."""
+
+    def use_suite(self, suite: str) -> RunResult: ...
+
+
+def offers_suites(session: Session) -> TypeGuard[SuiteSession]:
+    """The session has the 'suites' capability, hence `use_suite`."""
+    return "suites" in session.capabilities
 
 
 class Sandbox(Protocol):

@@ -152,7 +152,8 @@ def _rootfs_image(client, suite: str, mirror: str, tag: str, log: Callable[[str]
         try:
             client.api.import_image_from_stream(tar.stdout, repository=repository, tag=name, changes=changes)
         finally:
-            tar.stdout.close()
+            if tar.stdout is not None:  # always, with stdout=PIPE
+                tar.stdout.close()
             tar.wait()
 
 

@@ -91,7 +91,8 @@ def _inside_visible(path: Path) -> bool:
 def _masks(hidden: tuple[Path, ...]) -> list[str]:
     """Hide secrets and the reviewer's own folders that lie inside visible system folders."""
     args: list[str] = []
-    for raw in (*MASKED, *hidden):
+    masked: tuple[str | Path, ...] = (*MASKED, *hidden)
+    for raw in masked:
         path = Path(os.path.abspath(raw))
         if not _inside_visible(path) or path.is_symlink() or not path.exists() or path == Path(ENV_ROOT):
             continue

@@ -21,12 +21,16 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..models import CommandRecord
 from .base import CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .baseimage import SuiteImages
 from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
+
+if TYPE_CHECKING:
+    from docker.models.containers import Container
 
 MOUNT = "/artifact"
 ENGINE_TIMEOUT_S = 300.0
@@ -78,7 +82,7 @@ class DockerSession:
         self.limits, self.role = sandbox.limits, role
         self.budget = PhaseBudget(self.limits.phase_budget_s)
         self.images: list[str] = []
-        self.container = None
+        self.container: Container | None = None
         self.image = sandbox.image
         self._oom, self._pids_max = 0, 0
         _LIVE.add(self)
@@ -130,7 +134,13 @@ class DockerSession:
                 info.size, info.mode, info.mtime = len(data), 0o644, int(time.time())
                 tar.addfile(info, io.BytesIO(data))
         with contextlib.suppress(Exception):  # an image that refuses it keeps its own bundle; TLS errors will say so
-            self.container.put_archive("/", buffer.getvalue())
+            self._live().put_archive("/", buffer.getvalue())
+
+    def _live(self) -> Container:
+        """The session's container; a session left without one (recreating it failed) cannot run commands."""
+        if self.container is None:
+            raise RuntimeError("the sandbox session has no container")
+        return self.container
 
     def _bridge(self):
         from docker.errors import NotFound
@@ -178,7 +188,7 @@ class DockerSession:
 
     # ---- commands ------------------------------------------------------------------------------
     def _exec_simple(self, argv: list[str]) -> str:
-        exec_id = self.client.api.exec_create(self.container.id, argv, user="root")["Id"]
+        exec_id = self.client.api.exec_create(self._live().id, argv, user="root")["Id"]
         out = self.client.api.exec_start(exec_id).decode("utf-8", "replace")
         if self.client.api.exec_inspect(exec_id).get("ExitCode") not in (0, None):
             raise RuntimeError(f"{argv[0]} failed in the container: {out.strip()[:200]}")
@@ -190,8 +200,8 @@ class DockerSession:
             return
         with contextlib.suppress(Exception):  # the container is gone; close() cleans up
             # a restart kills every process; the container's files and the bind mount stay
-            self.container.kill()
-            self.container.start()
+            self._live().kill()
+            self._live().start()
             self.keeper = self._exec_simple(["cat", "/proc/1/task/1/children"]).split()[:1] or ["0"]
 
     def _set_network(self, on: bool) -> None:
@@ -214,7 +224,8 @@ class DockerSession:
         try:
             env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
             env_vars["TMPDIR"] = "/tmp"
-            exec_id = self.client.api.exec_create(self.container.id, ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
+            exec_id = self.client.api.exec_create(self._live().id,
+                                                  ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
                                                   environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
             stream = self.client.api.exec_start(exec_id, stream=True, demux=True)
             out = Capture(iter(()), self.limits.output_cap_bytes, on_output)

@@ -110,7 +110,8 @@ class LocalSession:
             proc, info = self._start(cmd, workdir, rel, env, network, timeout, cgroup)
             out = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes, on_output)
             err = Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes, on_output)
-            out.start(), err.start()
+            out.start()
+            err.start()
             reason = None
             try:
                 reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
@@ -120,7 +121,8 @@ class LocalSession:
             if cgroup is not None:
                 refused, ooms = cgroup.refused_forks(), cgroup.oom_kills()
                 cgroup.remove()  # anything that is somehow still in the group
-        out.join(5), err.join(5)
+        out.join(5)
+        err.join(5)
         duration = time.monotonic() - start
         self.budget.spend(duration)
         changes = before.diff(Snapshot.take(self.root))

@@ -129,7 +129,8 @@ class PhaseBudget:
     """Wall-clock budget shared by the commands of one phase (`set_phase` switches phases)."""
 
     def __init__(self, budget_s: float | None):
-        self.budget_s, self.phase, self.used = budget_s, "", {}
+        self.budget_s, self.phase = budget_s, ""
+        self.used: dict[str, float] = {}
 
     def set_phase(self, phase: str) -> None:
         self.phase = phase

@@ -144,8 +144,8 @@ def _by_values(expected: Table, produced: Table, rows: dict[int, int], cols: dic
             hits = sum(bool(v) and _judge("", head, e, v, pct or "%" in head).matched
                        for r, e in cells for v in [_value(produced, rows[r], j)])
             scores.append((hits, -abs(j - c), j))
-        best = max(scores, default=(0, 0, None))
-        if best[0] and best[0] * 2 > len(cells) and sum(s[0] == best[0] for s in scores) == 1:
+        best = max(scores, default=None)
+        if best is not None and best[0] and best[0] * 2 > len(cells) and sum(s[0] == best[0] for s in scores) == 1:
             cols[c] = best[2]
             free.remove(best[2])
     positional = [c for c in range(1, max([len(expected.header)] + [len(r) for r in expected.rows])) if c not in cols]

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from .compare import Comparison, norm_label
+from .compare import CellResult, Comparison, norm_label
 from .model import Table
 
 
@@ -29,7 +30,7 @@ def reveal(expected: Table, comparison: Comparison) -> Table:
     out = obfuscate(expected)
     positions = expected.numeric_cells()
     if len(positions) == len(comparison.cells):  # cells were produced in numeric_cells() order
-        pairs = zip(positions, comparison.cells)
+        pairs: Iterable[tuple[tuple[int, int], CellResult]] = zip(positions, comparison.cells)
     else:
         head = lambda c: norm_label(expected.header[c]) if c < len(expected.header) else ""  # noqa: E731
         pairs = ((p, cell) for cell in comparison.cells for p in positions

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .latex import latex_rows, latex_tables
@@ -123,8 +124,9 @@ def _kv_block(lines, i, blocked):
     return (j, make_table(rows, ["key", "value"])) if _enough(rows, i, j, 2) else (max(j, i + 1), None)
 
 
-_DETECTORS = (_pipe_block, _amp_block, partial(_delim_block, "\t"), partial(_delim_block, ","),
-              partial(_delim_block, ";"), _space_block, _kv_block)
+_Detector = Callable[[list[str], int, set[int]], tuple[int, Table | None]]
+_DETECTORS: tuple[_Detector, ...] = (_pipe_block, _amp_block, partial(_delim_block, "\t"),
+                                     partial(_delim_block, ","), partial(_delim_block, ";"), _space_block, _kv_block)
 
 
 def _line_tables(lines: list[str]) -> list[tuple[int, Table]]:

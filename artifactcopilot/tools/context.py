@@ -10,6 +10,7 @@ from pathlib import Path
 from ..acquire.download import Acquisition, acquire
 from ..acquire.paper import Paper
 from ..config import MAX_ATTEMPTS, REVIEW_BUDGET_S, TIMEOUT_S
+from ..errors import AcquisitionError
 from ..evidence import EvidenceStore
 from ..flaglog import FlagLog
 from ..interventions import Classifier, default_classifier
@@ -65,6 +66,12 @@ class ReviewContext:
     @property
     def root(self) -> Path | None:
         return self.acquisition.root if self.acquisition and self.acquisition.ok else None
+
+    def artifact_root(self) -> Path:
+        """The acquired artifact's folder, which commands need (the gate ends a review that has none)."""
+        if self.root is None:
+            raise AcquisitionError("the artifact was not acquired: there is nothing to run")
+        return self.root
 
     def acquire(self) -> Acquisition:
         if self.acquisition is None:

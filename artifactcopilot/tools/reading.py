@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,7 @@ class Reading:
                    + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + f"), {len(found.notebooks)} notebooks")
         return found, self.ctx.store.add_json(self.phase, "docs", "docs-discovery", found.to_dict(), summary, EvidenceLevel.E1)
 
-    def plan_environment(self, found: Discovery, packages: list[str] = ()) -> tuple[EnvPlan, Evidence]:
+    def plan_environment(self, found: Discovery, packages: Iterable[str] = ()) -> tuple[EnvPlan, Evidence]:
         """What a careful reviewer would run to set up the environment the docs describe; logged, nothing run."""
         documented = [InstallStep(cmd=s.cmd, inner=s.inner, runner=s.runner, cwd=s.cwd, source=s.source, env=s.env)
                       for s in found.steps if s.kind == "install"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..errors import ToolScopeError
 from ..interventions import Action
 from ..models import CommandRecord, Evidence, Flag, Intervention
-from ..sandbox.base import VENV, RunResult, Session
+from ..sandbox.base import VENV, RunResult, Session, offers_suites
 from ..sandbox.commandlog import format_log
 from .context import ReviewContext
 from .recording import log_intervention
@@ -35,22 +35,21 @@ def command_name(script: str) -> str:
 def ensure_session(ctx: ReviewContext, phase: str) -> Session:
     """The review's long-lived session; a resumed review replays D2's recorded setup into a fresh one."""
     if ctx.session is None:
-        ctx.session = ctx.sandbox.start(ctx.root)
-        _replay_setup(ctx, phase)
+        ctx.session = ctx.sandbox.start(ctx.artifact_root())
+        _replay_setup(ctx, ctx.session, phase)
     return ctx.session
 
 
-def _replay_setup(ctx: ReviewContext, phase: str) -> None:
+def _replay_setup(ctx: ReviewContext, session: Session, phase: str) -> None:
     """Re-apply the setup steps committed phases recorded (facts["replay"], in phase order) so a resumed review's
     fresh sandbox has the same environment (working memory, not evidence)."""
-    session = ctx.session
     packets = ctx.store.packets()
     steps = [step for p, packet in packets.items() if p != phase for step in packet.facts.get("replay", [])]
     for step in steps:
         if step.get("venv"):
             ctx.venv_ready = True
         if "suite" in step:  # the review ran on another Debian suite's base image
-            if "suites" in session.capabilities:
+            if offers_suites(session):
                 res, line = session.use_suite(step["suite"]), f"use suite {step['suite']}"
             else:
                 continue
@@ -213,7 +212,7 @@ class Running:
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
-        fresh = self.ctx.sandbox.fresh(self.ctx.root)
+        fresh = self.ctx.sandbox.fresh(self.ctx.artifact_root())
         try:
             target = fresh.root / withheld
             if target.exists():
@@ -230,7 +229,7 @@ class Running:
         """Move the review's container to the base image of another Debian suite (its Python), before anything is
         installed; None when the sandbox has no such images (then the nearest interpreter stays, flagged)."""
         session = self._session()
-        if "suites" not in session.capabilities:
+        if not offers_suites(session):
             return None
         cls = self.ctx.classifier.classify(action)
         intervention = log_intervention(self.ctx, self.phase, action, purpose) if cls.level.rank > 0 else None

@@ -9,6 +9,7 @@ output, documented figures and the paper's stated numbers each count as evidence
 """
 from __future__ import annotations
 
+from typing import Any
 
 from ...models import EvidenceLevel, Flag, PhasePacket
 from ...repro.judges import MethodVerdict, RunEvidence, judge_method
@@ -74,7 +75,8 @@ def _best_tables(tools: PhaseTools, runs: list[dict]) -> dict[str, tuple[dict, s
 
 
 def _tables(tools: PhaseTools, runs: list[dict], deadline: Deadline, record: dict) -> dict:
-    out = {"reproduced": [], "descriptive": [], "copied": [], "inconsistencies": [], "methods": {}, "prov_evs": []}
+    out: dict[str, Any] = {"reproduced": [], "descriptive": [], "copied": [], "inconsistencies": [], "methods": {},
+                           "prov_evs": []}
     tables = {t.label or "table": t for t in tools.paper_tables()}
     for label, (run, source, comp, sources) in _best_tables(tools, runs).items():
         table = tables[label]
@@ -172,14 +174,15 @@ def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> Phas
         copied = [t.label or "table" for t in tools.paper_tables() if (c := tools.compare_table(t, shown)) and c.success]
     record = {"reason": "no reviewer-executed output at E2 (D3)", "displayed": displayed, "paper_tables_in_displayed_output": copied}
     ev = tools.record_evidence("comparison", "claim-mapping", record,
-                               f"precomputed {', '.join(copied)} displayed from {displayed['file']}" if copied else
-                               "nothing to compare: the workflow produced no valid output", EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
+                               f"precomputed {', '.join(copied)} displayed from {displayed['file']}"
+                               if copied and displayed else "nothing to compare: the workflow produced no valid output",
+                               EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
     names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "main_result", "traceable")
     checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in names]
     facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied, "reproduction_evidence": cites}
-    summary = (f"The output matching {', '.join(copied)} is the checked-in {displayed['file']}, not computed by the run." if copied
-               else "No executed output to map to the paper.")
+    summary = (f"The output matching {', '.join(copied)} is the checked-in {displayed['file']}, not computed by "
+               "the run." if copied and displayed else "No executed output to map to the paper.")
     return _packet(ctx, tools, checklist, EvidenceLevel.E1 if displayed else EvidenceLevel.E0, facts, ev.id, summary)
 
 

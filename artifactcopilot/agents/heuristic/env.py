@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import Any
 
 from ...discovery import Step
 from ...interventions import Action
@@ -118,7 +119,7 @@ def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
 
 def _provision(tools: PhaseTools, plan: EnvPlan, deadline: Deadline) -> dict:
     """Run the plan's steps in order; a failed required step is recorded and the rest still run."""
-    done = {"evidence": [], "failed": [], "skipped": [], "replay": [], "venv": False}
+    done: dict[str, Any] = {"evidence": [], "failed": [], "skipped": [], "replay": [], "venv": False}
     for step in plan.steps:
         timeout = deadline.timeout(tools.options.timeout_s)
         if timeout is None:
@@ -175,7 +176,8 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
 
 def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str, setup: dict, probes: dict) -> PhasePacket:
     deps = d1.facts.get("dependency_files", [])
-    declared = bool(deps or any(s.kind != "venv" for s in plan.steps) or d1.item("D1.setup") and d1.item("D1.setup").status == "satisfied")
+    declared = bool(deps or any(s.kind != "venv" for s in plan.steps) or
+                    (setup_item := d1.item("D1.setup")) is not None and setup_item.status == "satisfied")
     installs = [s for s in plan.steps if s.kind != "venv"]
     third_party = _third_party(tools, plan)
     self_contained = not third_party and not [s for s in installs if s.kind not in ("project",)]

@@ -111,7 +111,8 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     formats = [f["title"] for f in hints.get("input_formats", [])]
     options = [o["flag"] for o in hints.get("unused_options", [])]
     entry = bool(sections or examples or formats or hints.get("config_files") or options)
-    found, tried, repeat_ev = None, [], []
+    found, repeat_ev = None, []
+    tried: list[str] = []
     deadline = Deadline.for_phase("D5", tools.options.budget_s)
     if base:
         found, tried = _transfer(tools, ctx, runs, deadline)

@@ -153,7 +153,7 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
         try:
             words = shlex.split(step.inner)
             for p in filled:
-                if 0 <= p.index < len(words) and words[p.index] == p.token:
+                if p.fill and 0 <= p.index < len(words) and words[p.index] == p.token:
                     words[p.index] = p.fill
             script = shlex.join(words)
             notes.append("placeholders filled: " + ", ".join(f"{p.token} -> {p.fill} ({p.reason})" for p in filled))

@@ -7,6 +7,7 @@ answers compact JSON; artifact text stays inside <artifact-data> blocks.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from ...discovery import Discovery, discover
 from ...interventions import Action
@@ -14,9 +15,19 @@ from ...provision import EnvPlan, notebook_tooling
 from ...sandbox.commandlog import parse_log
 from ..heuristic.common import action_for
 
+if TYPE_CHECKING:
+    from ...tools import CommandResult, PhaseTools
+
 
 class MoreTools:
-    """Mixed into LLMToolbox: expects `tools`, `out`, `cut`, `_command`, `_action` from it."""
+    """Mixed into LLMToolbox: expects `tools`, `out`, `_command`, `_action` from it."""
+
+    tools: PhaseTools
+    if TYPE_CHECKING:  # defined by LLMToolbox
+        @staticmethod
+        def out(**fields: Any) -> str: ...
+        def _command(self, res: CommandResult) -> str: ...
+        def _action(self, command: str) -> Action: ...
 
     _found: Discovery | None = None
     _plan: EnvPlan | None = None

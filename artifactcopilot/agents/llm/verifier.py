@@ -86,7 +86,8 @@ class DialogueVerifier:
 
     def _dialogue(self, packet: PhasePacket, store: EvidenceStore, transcript: Transcript) -> tuple[dict | None, str]:
         """The verdict (None when there is none) and, without one, why."""
-        cited, verdict = cited_ids(packet), {}
+        cited = cited_ids(packet)
+        verdict: dict[str, Any] = {}
         claims = [c.item for c in packet.checklist if c.status == "satisfied"]
         claims += [k for k in CLAIM_FACTS if packet.facts.get(k) is True]
         listing = "\n".join(f"- {e}: {r.kind}: {r.summary}" for e in cited if (r := store.get(e)))

@@ -29,13 +29,15 @@ from .paths import holds_results, path_kind, same_file, under
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
-_RANK = {"low": 0, "medium": 1, "high": 2}
+_RANK: dict[Confidence, int] = {"low": 0, "medium": 1, "high": 2}
+_METHODS: tuple[tuple[str, FlowMethod], ...] = (("copy", "copy"), ("last", "last_mile"), ("full", "full"),
+                                                 ("weak", "copy"))
 
 
 class Mark(NamedTuple):
     kind: str
     """copy | last | full | weak | opaque"""
-    confidence: str
+    confidence: Confidence
     reason: str
     ref: str = ""
 
@@ -146,7 +148,7 @@ class _Flow:
             return inner
         kind = path_kind(path)
         held = self.exists(path)
-        conf = "high" if held else "medium"
+        conf: Confidence = "high" if held else "medium"
         if "://" in path:
             kind = path_kind(path.split("://", 1)[1].split("?")[0])
         if holds_results(path) or kind == "doc":
@@ -169,7 +171,7 @@ class _Flow:
         order = {"experiment": 0, "unknown": 1, "aggregate": 2, "display": 3}
         src = min(compute, key=lambda s: order.get(s.role, 1))
         name = src.ref
-        conf = "medium" if step.expanded or step.lang != "shell" else "low"
+        conf: Confidence = "medium" if step.expanded or step.lang != "shell" else "low"
         if src.role == "display":
             return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results")]
         if src.role == "aggregate":
@@ -275,11 +277,11 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
     computes = any(src.kind in ("compute", "file", "step") for st in reading.steps for src in st.sources)
-    for kind, method in (("copy", "copy"), ("last", "last_mile"), ("full", "full"), ("weak", "copy")):
+    for kind, method in _METHODS:
         chosen = [m for m in marks if m.kind == kind and (kind != "weak" or not computes)]
         if chosen:
             verdict.method = method
-            verdict.confidence = max((m.confidence for m in chosen), key=_RANK.get) if kind != "weak" else "low"
+            verdict.confidence = max((m.confidence for m in chosen), key=_RANK.__getitem__) if kind != "weak" else "low"
             verdict.reasons = list(dict.fromkeys(m.reason for m in chosen))[:6]
             if kind == "weak":
                 verdict.reasons.append("nothing in the script computes anything")

@@ -95,7 +95,7 @@ def is_pathlike(token: str) -> bool:
     if "/" in token:
         return not re.search(r"[\s=<>|;&]", token) or token.startswith("/")
     m = re.fullmatch(r"[\w.@+*?\[\]{},-]+?((?:\.[A-Za-z0-9]{1,8}){1,2})", token)
-    return bool(m) and any(m.group(1).lower().endswith(ext) for ext in KNOWN_SUFFIXES)  # not eval.Main, pkg.mod
+    return m is not None and any(m.group(1).lower().endswith(ext) for ext in KNOWN_SUFFIXES)  # not eval.Main, pkg.mod
 
 
 def path_kind(path: str) -> PathKind:

@@ -72,8 +72,8 @@ class Calls(Invocations, Outputs):
         if last in ("map", "imap", "imap_unordered", "starmap", "apply_async", "submit") and len(args) >= 2 and \
                 args[0].qual and READERS.match(args[0].qual.rsplit(".", 1)[-1]) and args[1].path:
             return Val(frozenset({self._origin(self.r.path_of(args[1].path), args[0].qual)}))  # map(pd.read_csv, files)
-        callbacks = [v for v in every if v.local and not v.local.startswith(("class:", "obj:"))]
-        results = [self.invoke(v.local, node, [], {}) for v in callbacks]
+        callbacks = [v.local for v in every if v.local and not v.local.startswith(("class:", "obj:"))]
+        results = [self.invoke(name, node, [], {}) for name in callbacks]
         if last in AGGREGATES:
             return union(recv or EMPTY, *every, *results).derive(last)
         if last == "range":

@@ -6,13 +6,27 @@ become literal origins only where they are data (containers, assignments, printe
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from .pyhelp import BUILTINS, is_number_constant, join_path, parent_path, root_name, text_origins
 from .pyvalues import EMPTY, Orig, Val, union
 
+if TYPE_CHECKING:
+    from .pycalls import Calls
+
 
 class Expressions:
-    """The e_* methods of PyReader (a mixin: `self` is the reader)."""
+    """The e_* methods of PyReader (a mixin: `self` is the reader, which provides what is declared here)."""
+
+    work: int
+    where: str | None
+    argv: list[str] | None
+    env: dict[str, Val]
+    calls: Calls
+    if TYPE_CHECKING:
+        def segment(self, node: ast.AST) -> str | None: ...
+        def option(self, dest: str) -> str: ...
+        def bind(self, target: ast.AST, value: Val) -> None: ...
 
     def ev(self, node: ast.AST | None, data: bool = False) -> Val:
         if node is None:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 class Invocations:
     """Methods of Calls (a mixin: `self.r` is the reader)."""
 
+    r: PyReader
+
     def _local(self, node, q, last, recv, args, kwargs):
         if not q.startswith("local:"):
             return None
@@ -48,8 +50,8 @@ class Invocations:
         for p, d in zip(params[len(params) - len(defaults):], defaults):
             if p not in kwargs and params.index(p) >= len(args):
                 r.env[p] = r.ev(d, True)
-        for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
-            r.env[p.arg] = kwargs.get(p.arg) or (r.ev(d, True) if d is not None else EMPTY)
+        for kw, kw_default in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+            r.env[kw.arg] = kwargs.get(kw.arg) or (r.ev(kw_default, True) if kw_default is not None else EMPTY)
         if fn.args.vararg:
             r.env[fn.args.vararg.arg] = union(*args[len(params):])
         if fn.args.kwarg:

@@ -30,7 +30,7 @@ class PyReader(Expressions):
         """The command-line arguments the program was started with, when the command is known."""
         self.positionals: list[str] = []
         self.env: dict[str, Val] = {}
-        self.funcs: dict[str, ast.AST] = {}
+        self.funcs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.stack: list[str] = []
         self.returns: list[list[Val]] = []
@@ -261,7 +261,7 @@ class PyReader(Expressions):
         lines = self._lines[1]
         if end > len(lines):
             return None
-        first, last = node.col_offset, node.end_col_offset
+        first, last = getattr(node, "col_offset", 0), getattr(node, "end_col_offset", None)
         if start == end:
             return lines[start - 1][first:last].decode("utf-8", "replace")
         parts = [lines[start - 1][first:]] + lines[start:end - 1] + [lines[end - 1][:last]]

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import TYPE_CHECKING
 
 from .paths import path_kind
 from .pyvalues import EMPTY, Orig, Val, union
 from .tools import PAPER_LIBS
+
+if TYPE_CHECKING:
+    from .context import Context
 
 READERS = re.compile(r"^(read\.\w+|read_\w+|readRDS|readLines|readline|load|fread|scan|fromJSON|vroom|read_rds|"
                      r"readxl|loadWorkbook|read\.xlsx|dbConnect|open_dataset|readtext|read_yaml|yaml\.load_file)$")
@@ -40,7 +44,25 @@ DEVICES = {"pdf", "png", "jpeg", "svg", "tiff", "cairo_pdf"}
 
 
 class RCalls:
-    """Methods of RReader (a mixin: `self` is the reader)."""
+    """Methods of RReader (a mixin: `self` is the reader, which provides what is declared here)."""
+
+    ctx: Context
+    cwd: str
+    base: int
+    env: dict[str, Val]
+    funcs: dict[str, tuple[list[str], list]]
+    plot: Val
+    sink_to: str | None
+    device: str | None
+    stack: list[str]
+    if TYPE_CHECKING:
+        def args(self, toks: list, data: bool) -> tuple[list[Val], dict[str, Val]]: ...
+        def statement(self, st: list, top: bool = False) -> Val: ...
+        def _block(self, body: list) -> Val: ...
+        def run_command(self, argv: list[str], line: int) -> None: ...
+        def path(self, p: str) -> str: ...
+        def output(self, toks: list, vals: list[Val], writes: list[str] | None = None, stdout: bool = False,
+                   how: str = "", line: int | None = None) -> None: ...
 
     def call(self, name: str, inner: list, line: int, piped: list[Val]) -> Val:
         pos, named = self.args(inner, name in CONSTRUCTORS or name in PRINTS)

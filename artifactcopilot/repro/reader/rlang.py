@@ -30,9 +30,10 @@ INVISIBLE = {"library", "require", "source", "set.seed", "suppressMessages", "su
 
 def tokens(text: str) -> list[tuple[str, str, int]]:
     """(kind, text, line) of each token; comments and blanks dropped, newlines kept."""
-    out, line = [], 1
+    out: list[tuple[str, str, int]] = []
+    line = 1
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup if m.lastgroup not in ("dash",) else "raw"
+        kind = m.lastgroup if m.lastgroup and m.lastgroup != "dash" else "raw"  # every alternative is a named group
         value = m.group(0)
         if kind == "raw":
             kind, value = "str", repr(value[2:-1].strip("-")[1:-1])
@@ -44,7 +45,9 @@ def tokens(text: str) -> list[tuple[str, str, int]]:
 
 def _split(toks: list, sep: set[str]) -> list[list]:
     """Split at depth-0 separators (commas in argument lists, `;`/newlines between statements)."""
-    parts, cur, depth = [], [], 0
+    parts: list[list] = []
+    cur: list = []
+    depth = 0
     for i, t in enumerate(toks):
         kind, value, _ = t
         if kind == "op" and value in ("(", "{", "[", "[["):
@@ -198,7 +201,8 @@ class RReader(RCalls):
 
     # ---- expressions
     def expr(self, toks: list, data: bool = False) -> Val:
-        vals, i, derived = [], 0, False
+        vals: list[Val] = []
+        i, derived = 0, False
         while i < len(toks):
             kind, value, _ = toks[i]
             if kind in ("id", "bt") and i + 1 < len(toks) and toks[i + 1][1] == "(":

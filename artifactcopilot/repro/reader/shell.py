@@ -45,9 +45,9 @@ def take_heredocs(script: str, ctx: Context) -> str:
                 j += 1
             j += 1
             bodies.append("\n".join(body))
-        for m, body in zip(reversed(found), reversed(bodies)):
+        for m, text in zip(reversed(found), reversed(bodies)):
             key = f"__HEREDOC_{len(ctx.heredocs)}__"
-            ctx.heredocs[key] = body
+            ctx.heredocs[key] = text
             line = line[:m.start()] + f"< {key}" + line[m.end():]
         out.append(line)
         out.extend([""] * (min(j, len(lines)) - i - 1))

@@ -3,6 +3,7 @@ unpacking, downloads and PDF text extractors, with the files each reads and writ
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from . import tools as T
 from .commands import Call, _step, compute, emit, silent
@@ -21,7 +22,8 @@ def _echo(ctx: Context, call: Call) -> list[int]:
     return emit(ctx, call, step)
 
 
-def file_args(args: list[str], cwd: str, ctx: Context, valued: set[str] = frozenset(), skip_first: bool = False) -> list[str]:
+def file_args(args: list[str], cwd: str, ctx: Context, valued: AbstractSet[str] = frozenset(),
+              skip_first: bool = False) -> list[str]:
     """Words of `args` that name files or folders (options and their values skipped)."""
     out, i, first = [], 0, skip_first
     while i < len(args):
