@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import operator
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
-from .verifier.checker import PacketChecker
 from .evidence import EvidenceStore
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket
 from .rubric import Rubric
 from .skills import Skill
 from .tools import PhaseTools, ReviewContext
+from .verifier.checker import PacketChecker
 
 Progress = Callable[[str, str, str], None]
 

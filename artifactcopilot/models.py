@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .phases import registry
 
-
 if TYPE_CHECKING:  # the tiers are read from rubric/badges.yaml at import time: statically, a string
     BadgeName = str
 else:

@@ -17,7 +17,6 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from .acquire.paper import load_paper
 from .agents.heuristic import HeuristicAgent
-from .verifier.checker import PacketChecker
 from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, REVIEW_BUDGET_S, TIMEOUT_S
 from .errors import CopilotError, UsageError
 from .evidence import EvidenceStore
@@ -33,6 +32,7 @@ from .sandbox.reaper import reap
 from .sandbox.registry import SandboxOptions, open_sandbox
 from .skills import default_skills
 from .tools import ReviewContext, ReviewOptions
+from .verifier.checker import PacketChecker
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ this produces). The batch schemas render themselves beside their models; `copilo
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 from pydantic import BaseModel
 
@@ -21,7 +21,7 @@ def generate(name: str) -> dict:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_for(name: str) -> dict:
     """The shipped schema file (what users validate against)."""
     path = data_dir("schemas") / f"{name}.schema.json"

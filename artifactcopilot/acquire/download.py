@@ -65,7 +65,7 @@ def list_files(root: Path, limit: int = 100_000) -> tuple[list[str], list[str]]:
             rel = path.relative_to(root).as_posix()
             if path.is_symlink():
                 target = path.resolve()
-                if not (root in target.parents):
+                if root not in target.parents:
                     skipped.append(f"symlink {rel} -> {os.readlink(path)} points outside the artifact (not followed)")
                     continue
             files.append(rel)

@@ -6,7 +6,6 @@ import hashlib
 import http.client
 import json
 import os
-import socket
 import tempfile
 import time
 import urllib.request
@@ -111,7 +110,7 @@ class HttpClient:
                 if exc.code not in RETRY_STATUS or attempt == attempts:
                     raise _http_failure(exc, url, label, attempt) from None
                 self.sleep(self._delay(attempt, exc.headers.get("Retry-After") if exc.headers else None))
-            except (_Transient, URLError, TimeoutError, socket.timeout, ConnectionError, http.client.HTTPException) as exc:
+            except (_Transient, URLError, TimeoutError, ConnectionError, http.client.HTTPException) as exc:
                 reason = str(getattr(exc, "reason", None) or exc) or type(exc).__name__
                 self.requests.append({**note, "error": reason, "seconds": _since(started)})
                 if attempt == attempts:
@@ -224,7 +223,7 @@ class HttpClient:
                 while True:
                     try:
                         chunk = resp.read(1 << 20)
-                    except (http.client.IncompleteRead, socket.timeout, TimeoutError, ConnectionError) as exc:
+                    except (http.client.IncompleteRead, TimeoutError, ConnectionError) as exc:
                         raise _Transient(f"transfer interrupted after {total} bytes ({type(exc).__name__})") from None
                     if not checked and (len(head) >= HEAD_BYTES or not chunk):
                         checked = True

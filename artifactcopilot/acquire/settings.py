@@ -45,7 +45,7 @@ class DownloadSettings(BaseModel):
     """DOI and landing-page hops followed before giving up."""
 
     @classmethod
-    def from_env(cls, cache_dir: Path | None = None, **overrides) -> "DownloadSettings":
+    def from_env(cls, cache_dir: Path | None = None, **overrides) -> DownloadSettings:
         values: dict = {}
         for name in ("zenodo_url", "figshare_url", "github_url", "doi_url"):
             if os.environ.get(ENV_PREFIX + name.upper()):

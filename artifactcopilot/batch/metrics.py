@@ -14,11 +14,11 @@ Undefined ratios (no positives at all) are None, never a made-up 0 or 1.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import mean
-from typing import Iterable, Sequence
 
 from ..phases import registry
+
 POSITIVE_SCORES = {"WA", "A"}
 
 

@@ -13,9 +13,10 @@ import signal
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterable
+from typing import IO
 
 from ..errors import UsageError
 from ..fileio import atomic_write

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -119,7 +119,7 @@ def build_summary(entries: list[ManifestRow], root: Path, repeat: int, manifest:
     return BatchSummary.model_validate(summary).model_dump(mode="json")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator() -> jsonschema.Draft202012Validator:
     path = data_dir("schemas") / "batch-summary.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8")) if path.exists() else summary_schema()

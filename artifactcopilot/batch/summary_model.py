@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -18,10 +18,10 @@ class Binary(_Open):
     """A binary decision compared with the human one."""
 
     n: int = Field(description="Artifacts compared (summed over runs with --repeat).")
-    accuracy: Optional[float] = Field(description="(tp + tn) / n; None when n is 0.")
-    precision: Optional[float] = Field(description="tp / (tp + fp); None when nothing was predicted positive.")
-    recall: Optional[float] = Field(description="tp / (tp + fn); None when no human label is positive.")
-    f1: Optional[float] = Field(description="Harmonic mean of precision and recall; None when either is None.")
+    accuracy: float | None = Field(description="(tp + tn) / n; None when n is 0.")
+    precision: float | None = Field(description="tp / (tp + fp); None when nothing was predicted positive.")
+    recall: float | None = Field(description="tp / (tp + fn); None when no human label is positive.")
+    f1: float | None = Field(description="Harmonic mean of precision and recall; None when either is None.")
     tp: float = Field(description="True positives (summed over runs with --repeat).")
     fp: float = Field(description="False positives.")
     fn: float = Field(description="False negatives.")
@@ -37,17 +37,17 @@ class ClassScores(_Open):
 
 class Dimension(_Open):
     n: int = Field(description="Artifacts where the human or the review scored this dimension.")
-    accuracy: Optional[float] = Field(description="Four-class (R/WR/WA/A) agreement.")
-    precision: Optional[float] = Field(description="Binarised, WA/A positive.")
-    recall: Optional[float] = Field(description="Binarised, WA/A positive.")
-    f1: Optional[float] = Field(description="Binarised, WA/A positive.")
+    accuracy: float | None = Field(description="Four-class (R/WR/WA/A) agreement.")
+    precision: float | None = Field(description="Binarised, WA/A positive.")
+    recall: float | None = Field(description="Binarised, WA/A positive.")
+    f1: float | None = Field(description="Binarised, WA/A positive.")
 
 
 class DimensionMean(_Open):
-    accuracy: Optional[float] = Field(description="Mean four-class accuracy over all dimensions.")
-    precision: Optional[float] = Field(description="Mean binarised precision over all dimensions.")
-    recall: Optional[float] = Field(description="Mean binarised recall over all dimensions.")
-    f1: Optional[float] = Field(description="Mean binarised F1 over all dimensions.")
+    accuracy: float | None = Field(description="Mean four-class accuracy over all dimensions.")
+    precision: float | None = Field(description="Mean binarised precision over all dimensions.")
+    recall: float | None = Field(description="Mean binarised recall over all dimensions.")
+    f1: float | None = Field(description="Mean binarised F1 over all dimensions.")
 
 
 if TYPE_CHECKING:  # both are built from the rubric at import time: statically, models with open field names
@@ -78,8 +78,8 @@ class Stability(_Open):
     functional_agreement: int = Field(description="Artifacts whose completed runs agree on Functional or not.")
     runs: int = Field(description="Runs recorded.")
     failed_runs: int = Field(description="Runs that failed (error, timeout, worker lost).")
-    failure_rate: Optional[float] = Field(description="failed_runs / runs.")
-    mean_cost_usd: Optional[float] = Field(description="Mean cost of a completed run.")
+    failure_rate: float | None = Field(description="failed_runs / runs.")
+    mean_cost_usd: float | None = Field(description="Mean cost of a completed run.")
 
 
 class Failure(_Open):
@@ -92,14 +92,14 @@ class Failure(_Open):
 class ArtifactRow(_Open):
     id: str = Field(description="Artifact id from the manifest.")
     status: Literal["ok", "failed", "missing"] = Field(description="ok: reviewed; failed: every run failed; missing: not run yet.")
-    predicted: Optional[BadgeName] = Field(description="Predicted badge (majority over runs with --repeat).")
-    human: Optional[BadgeName] = Field(description="Human badge from the manifest, if given.")
-    report: Optional[str] = Field(description="report.html relative to the batch directory (first completed run).")
-    reproduced: Optional[bool] = Field(None, description="Results Reproduced in the first completed run.")
-    runs: list[Optional[BadgeName]] = Field(default_factory=list, description="Badge of each run (None when it failed).")
-    dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Predicted dimension scores (first completed run).")
-    human_dimensions: dict[str, Optional[str]] = Field(default_factory=dict, description="Human dimension scores, if given.")
-    confidence: Optional[float] = Field(None, description="Review confidence (first completed run).")
+    predicted: BadgeName | None = Field(description="Predicted badge (majority over runs with --repeat).")
+    human: BadgeName | None = Field(description="Human badge from the manifest, if given.")
+    report: str | None = Field(description="report.html relative to the batch directory (first completed run).")
+    reproduced: bool | None = Field(None, description="Results Reproduced in the first completed run.")
+    runs: list[BadgeName | None] = Field(default_factory=list, description="Badge of each run (None when it failed).")
+    dimensions: dict[str, str | None] = Field(default_factory=dict, description="Predicted dimension scores (first completed run).")
+    human_dimensions: dict[str, str | None] = Field(default_factory=dict, description="Human dimension scores, if given.")
+    confidence: float | None = Field(None, description="Review confidence (first completed run).")
     flags: dict[str, int] = Field(default_factory=dict, description="Flag counts by severity.")
     flag_codes: list[str] = Field(default_factory=list, description="Codes of high and medium flags.")
     cost_usd: float = Field(0.0, description="Cost of all runs of this artifact.")
@@ -111,13 +111,13 @@ class ArtifactRow(_Open):
 class Totals(_Open):
     reviews: int = Field(description="Completed review runs.")
     total_usd: float = Field(description="Cost of all runs.")
-    mean_usd: Optional[float] = Field(description="Mean cost per completed run.")
+    mean_usd: float | None = Field(description="Mean cost per completed run.")
     total_s: float = Field(description="Summed review time.")
-    mean_s: Optional[float] = Field(description="Mean time per completed run.")
+    mean_s: float | None = Field(description="Mean time per completed run.")
 
 
 class Stop(_Open):
-    reason: Optional[Literal["max-cost", "interrupted"]] = Field(description="Why the last run stopped early (None: it did not).")
+    reason: Literal["max-cost", "interrupted"] | None = Field(description="Why the last run stopped early (None: it did not).")
     not_started: list[str] = Field(default_factory=list, description="Review folders (id or id/run-k) not run yet.")
 
 
@@ -132,16 +132,16 @@ class BatchSummary(_Open):
     completed: int = Field(description="Artifacts with at least one completed review.")
     labelled: int = Field(description="Completed artifacts that have a human badge (the agreement population).")
     repeat: int = Field(description="Runs per artifact.")
-    exact_match: Optional[float] = Field(description="Share of labelled artifacts whose badge equals the human one (0–1).")
-    macro_precision: Optional[float] = Field(description="Macro precision over badge classes.")
-    macro_recall: Optional[float] = Field(description="Macro recall over badge classes.")
-    macro_f1: Optional[float] = Field(description="Macro F1 over badge classes.")
+    exact_match: float | None = Field(description="Share of labelled artifacts whose badge equals the human one (0–1).")
+    macro_precision: float | None = Field(description="Macro precision over badge classes.")
+    macro_recall: float | None = Field(description="Macro recall over badge classes.")
+    macro_f1: float | None = Field(description="Macro F1 over badge classes.")
     per_class: dict[str, ClassScores] = Field(description="Per badge class scores.")
     gate: Gates = Field(description="Nested gate-level decisions.")
     functional_separator: Binary = Field(description="Functional as the artifact-level binary separator (same as gate.functional).")
     dimensions: Dimensions = Field(description="Dimension-level agreement.")
     confusion: Confusion
-    stability: Optional[Stability] = Field(None, description="With --repeat K > 1.")
+    stability: Stability | None = Field(None, description="With --repeat K > 1.")
     cost: Totals
     failures: list[Failure] = Field(description="Reviews that did not complete, latest attempt.")
     stopped: Stop

@@ -28,7 +28,7 @@ def _read(path: Path, what: str) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{what} {path} cannot be read: {exc.strerror or exc}", f"pass the {what} file") from None
-    if b"\0" in data[:8192] and not path.suffix.lower() in (".ipynb",):
+    if b"\0" in data[:8192] and path.suffix.lower() not in (".ipynb",):
         raise UsageError(f"{what} {path} is not a text file", f"pass the {what} as text")
     return data.decode("utf-8", errors="replace")
 

@@ -7,16 +7,16 @@ from pathlib import Path
 import jsonschema
 
 from .. import __version__
-from .confidence import assess
 from ..evidence import EvidenceStore
-from ..fileio import atomic_write
 from ..faults import crash_point
+from ..fileio import atomic_write
 from ..models import Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score
 from ..redact import default_redactor
 from ..rubric import Rubric
 from ..rules import derive_badges, facts_from_packets, level_max, run_crosschecks
 from ..schemas import schema_for
 from .acquisition import AcquisitionFailure, acquisition_failure
+from .confidence import assess
 from .extras import extras_for
 from .html import render_html
 from .markdown import render_markdown

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .confidence import Confidence, assess
 from ..models import Report
 from .acquisition import AcquisitionFailure, acquisition_failure
+from .confidence import Confidence, assess
 from .reading import Reader, run_dir_reader
 from .results import FailedRun, TableResult, failed_run, reproduced_tables
 

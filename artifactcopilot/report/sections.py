@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from .confidence import Confidence
 from ..models import Report
 from ..rubric import Rubric
 from .acquisition import AcquisitionFailure
+from .confidence import Confidence
 from .mdtext import Links, code, esc, fenced, table
 from .results import FailedRun, TableResult, safe_view
 

@@ -13,8 +13,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
-from ..tables import Table, compare_tables, parse_number, parse_tables, render_markdown
-from ..tables import json_table, kv_anywhere
+from ..tables import Table, compare_tables, json_table, kv_anywhere, parse_number, parse_tables, render_markdown
 
 PROMPT = Path(__file__).parent / "prompts" / "format.md"
 

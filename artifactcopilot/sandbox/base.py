@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, TypeGuard
+from typing import Protocol, TypeGuard
 
 from ..models import CommandRecord
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from . import bwrap
 from .base import ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
-from .interpreters import host_pythons
 from .cgroup import CommandCgroup, remove_stale, stale
+from .interpreters import host_pythons
 from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 

@@ -9,8 +9,9 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from ..models import CommandRecord
 from .base import Limits, RunResult
@@ -53,7 +54,7 @@ class Capture(threading.Thread):
         self.last_output = time.monotonic()
 
     @classmethod
-    def of_pipe(cls, stream, cap: int, on_output: Callable[[bytes], None] | None = None) -> "Capture":
+    def of_pipe(cls, stream, cap: int, on_output: Callable[[bytes], None] | None = None) -> Capture:
         return cls(iter(lambda: stream.read1(65536), b""), cap, on_output)
 
     def feed(self, chunk: bytes) -> None:
@@ -156,7 +157,7 @@ class RunPlan(NamedTuple):
     """Set when the phase budget is spent: return it instead of running."""
 
 
-def prepare_run(root: Path, cwd: str, cmd: str, timeout: float, budget: "PhaseBudget") -> RunPlan:
+def prepare_run(root: Path, cwd: str, cmd: str, timeout: float, budget: PhaseBudget) -> RunPlan:
     """Shared by both backends: keep the working directory inside the artifact copy and clamp the
     timeout to what is left of the phase budget."""
     workdir = (root / cwd).resolve()

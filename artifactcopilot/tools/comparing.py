@@ -5,9 +5,18 @@ a check with nothing comparable says "not_established" with the reason, never a 
 """
 from __future__ import annotations
 
-from ..claims import (DocumentedOutputResult, NotebookComparison, OutputMatch, TableRole, claim_numbers,
-                      compare_notebook_runs, find_claim_numbers, match_documented_outputs, match_expected_output,
-                      table_role)
+from ..claims import (
+    DocumentedOutputResult,
+    NotebookComparison,
+    OutputMatch,
+    TableRole,
+    claim_numbers,
+    compare_notebook_runs,
+    find_claim_numbers,
+    match_documented_outputs,
+    match_expected_output,
+    table_role,
+)
 from ..models import Evidence, EvidenceLevel
 from ..tables import Comparison, Table, best_match
 from .context import ReviewContext

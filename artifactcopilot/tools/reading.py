@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from ..acquire.download import Acquisition
-from ..discovery import Discovery, discover
-from ..provision import EnvPlan, InstallStep, plan_environment
-from ..provision.choose import contemporary_python
 from ..acquire.entry import locate_entry
 from ..acquire.paper import distinctive_terms, paper_year
+from ..discovery import Discovery, discover
 from ..models import Evidence, EvidenceLevel
+from ..provision import EnvPlan, InstallStep, plan_environment
+from ..provision.choose import contemporary_python
 from ..readme import ReadmeAnalysis, analyze_readme, decode
 from ..tables import Table
 from .context import ReviewContext

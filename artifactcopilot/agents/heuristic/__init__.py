@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ...models import PhasePacket
 from ...skills import Skill
-from ..base import PhaseContext
 from ...tools import PhaseTools
+from ..base import PhaseContext
 from .claims import run_claims
 from .docs import run_docs
 from .env import run_env

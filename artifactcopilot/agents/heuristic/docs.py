@@ -5,8 +5,8 @@ from ...discovery import Discovery
 from ...discovery.packages import documented_packages
 from ...models import EvidenceLevel, PhasePacket
 from ...rules import supported_score
-from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
+from ..base import PhaseContext, cited, item
 
 ITEMS = ("entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources", "limits")
 BADGES = ("functional", "reusable", "reproduced")

@@ -5,8 +5,8 @@ import re
 
 from ...acquire.location import publication_record
 from ...models import EvidenceLevel, Flag, PhasePacket
-from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
+from ..base import PhaseContext, cited, item
 
 NOT_MATERIAL = re.compile(r"(^|/)(readme|license|licence|copying|citation|authors|contributing|changelog|\.gitignore|\.gitattributes)[^/]*$", re.I)
 TEXTUAL = (".md", ".txt", ".tex", ".rst", ".html")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ...models import EvidenceLevel, PhasePacket
 from ...rules import supported_score
-from ..base import PhaseContext, cited, item
 from ...tools import PhaseTools
+from ..base import PhaseContext, cited, item
 
 
 def run_unassessed(ctx: PhaseContext, tools: PhaseTools, contract: tuple[str, ...], kinds: tuple[str, ...]) -> PhasePacket:

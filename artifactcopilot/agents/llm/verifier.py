@@ -18,7 +18,6 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import StructuredTool
 from pydantic import BaseModel, Field
 
-from ...verifier.checker import CheckResult
 from ...evidence import EvidenceStore
 from ...llm.calls import ModelCaller
 from ...llm.loop import ToolLoop
@@ -28,6 +27,7 @@ from ...models import PhasePacket
 from ...rubric import Rubric, default_rubric
 from ...skills import Skill
 from ...verifier import CLAIM_FACTS, UNAVAILABLE, claims_above, grounding_problems
+from ...verifier.checker import CheckResult
 from ...verifier.grounding import cited_ids
 from .toolbox import data
 
