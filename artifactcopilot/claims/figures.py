@@ -188,8 +188,8 @@ def match_documented_outputs(documented: list[tuple[str, list[str]]], created: l
         try:
             out.append(_one(str(path), list(objects or []), created_norm, root))
         except (OSError, ValueError) as exc:  # unusable names: too long, NUL bytes, unreadable folders
-            out.append(DocumentedOutputResult(documented=str(path), objects=list(objects or []),
-                                              reason=f"could not be checked: {type(exc).__name__}: {clip(str(exc), 160)}"))
+            reason = f"could not be checked: {type(exc).__name__}: {clip(str(exc), 160)}"
+            out.append(DocumentedOutputResult(documented=str(path), objects=list(objects or []), reason=reason))
     return out
 
 

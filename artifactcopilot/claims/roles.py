@@ -28,7 +28,8 @@ _DESCRIPTIVE: dict[str, str] = {
 }
 _RESULTS: dict[str, str] = {
     "accuracy": r"\baccura\w*\b|\bacc\b", "precision": r"\bprecision\b", "recall": r"\brecall\b",
-    "F1": r"\bf1\b|\bf-?(?:measure|score)\b", "AUC": r"\bauc\b|\broc\b", "error": r"\berrors?\b|\bmae\b|\brmse\b|\bmse\b",
+    "F1": r"\bf1\b|\bf-?(?:measure|score)\b", "AUC": r"\bauc\b|\broc\b",
+    "error": r"\berrors?\b|\bmae\b|\brmse\b|\bmse\b",
     "measured time": r"\b(?:run|execution|analysis|wall|cpu) ?time\b|\btime\s*\((?:s|ms|sec|min|h)\)|\bseconds\b",
     "overhead": r"\boverhead\b", "speedup": r"\bspeed-?ups?\b", "throughput": r"\bthroughput\b",
     "latency": r"\blatency\b", "comparison": r"\bcompar\w+\b|\bvs\.?\b|\bversus\b", "baselines": r"\bbaselines?\b",

@@ -25,7 +25,8 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _KEYWORD_LINE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("duration", re.compile(r"\b(?:time|timing|elapsed|took|duration|runtime|run-time|wall[- ]?clock|latency)\b"
-                            r"(?!\s*(?:series|steps?|windows?|periods?|spans?|zones?|frames?|points?)\b)", re.IGNORECASE)),
+                            r"(?!\s*(?:series|steps?|windows?|periods?|spans?|zones?|frames?|points?)\b)",
+                            re.IGNORECASE)),
     ("resource", re.compile(r"\b(?:memory|mem|rss|ram)\b(?!\s+address)", re.IGNORECASE)),
 )
 _NUM_AFTER = re.compile(r"(?<![\w.])" + _NUMBER + r"(?:\s?(?:[KMGT]i?B|bytes|%))?(?![\w.])", re.IGNORECASE)

@@ -27,7 +27,8 @@ MAX_BYTES = 50_000_000
 MAX_VALUES = 2_000_000
 BINARY_SUFFIXES = (".pkl", ".pickle", ".joblib", ".npy", ".npz", ".xlsx", ".db", ".sqlite", ".sqlite3", ".parquet",
                    ".feather", ".arrow", ".h5", ".hdf5")
-_NPY_TYPES = {"f8": "d", "f4": "f", "i8": "q", "i4": "i", "i2": "h", "i1": "b", "u8": "Q", "u4": "I", "u2": "H", "u1": "B"}
+_NPY_TYPES = {"f8": "d", "f4": "f", "i8": "q", "i4": "i", "i2": "h", "i1": "b",
+              "u8": "Q", "u4": "I", "u2": "H", "u1": "B"}
 
 
 def numbers(path: Path) -> list[float] | None:

@@ -27,8 +27,8 @@ def holds(target: Table, path: Path) -> bool:
     return contains_table(target, readable_text(path, 300_000))
 
 
-def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings, prov: RunProvenance | None,
-                  rerun: Rerun | None, files: list[str]) -> None:
+def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: StaticFindings,
+                 prov: RunProvenance | None, rerun: Rerun | None, files: list[str]) -> None:
     """Checked-in files holding the table that the run (or the script) took it from."""
     traced = bool(prov and prov.method == "strace" and prov.exit_code == 0)  # a failed run's trace is incomplete
     read_first = prov.read_first if prov is not None and traced else []
@@ -58,7 +58,8 @@ def copy_sources(verdict: MethodVerdict, artifact: Path, target: Table, static: 
             if outputs is not None and any(contains_table(target, text) for _, text in outputs):
                 verdict.regenerated.append(rel)
                 verdict.reasons.append(f"a rerun without {rel} still produces the table")
-                verdict.signals.append(Signal(source="rerun", finding="full", detail=f"without {rel}: table still produced"))
+                verdict.signals.append(Signal(source="rerun", finding="full",
+                                              detail=f"without {rel}: table still produced"))
                 continue
             if outputs is not None:
                 verified = True

@@ -28,7 +28,8 @@ from .static import TEXT_SUFFIXES, readable_text
 
 SCRIPT_DIR = ".repro"
 MAX_OUTPUT_FILE = 2_000_000
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped", re.MULTILINE)
+TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception): |Segmentation fault|core dumped",
+                       re.MULTILINE)
 Category = Literal["static_error", "runtime_error", "mismatch", "success"]
 
 
@@ -38,9 +39,12 @@ class OutputVerdict(BaseModel):
     category: Category
     matched: int = 0
     total: int = 0
-    source: str | None = Field(None, description="Where the best-matching table was found: stdout or a file the run wrote.")
-    feedback: str = Field("", description="What the submitter may see: errors, or the table with only reproduced cells revealed.")
-    cells: list[CellResult] = Field(default_factory=list, description="Cell-by-cell comparison (holds expected values: judge-side only).")
+    source: str | None = Field(
+        None, description="Where the best-matching table was found: stdout or a file the run wrote.")
+    feedback: str = Field(
+        "", description="What the submitter may see: errors, or the table with only reproduced cells revealed.")
+    cells: list[CellResult] = Field(
+        default_factory=list, description="Cell-by-cell comparison (holds expected values: judge-side only).")
     exit_code: int | None = None
     duration_s: float = 0.0
 
@@ -58,7 +62,8 @@ class RunEvidence:
 def artifact_files(root: Path, limit: int = 5000) -> list[str]:
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__", SCRIPT_DIR, TRACE_DIR, ".sandbox-home"))
+        skip = (".git", "__pycache__", SCRIPT_DIR, TRACE_DIR, ".sandbox-home")
+        dirnames[:] = sorted(d for d in dirnames if d not in skip)
         for name in sorted(filenames):
             out.append((Path(dirpath) / name).relative_to(root).as_posix())
             if len(out) >= limit:
@@ -110,7 +115,8 @@ def execute(script: str, artifact: Path, sandbox: Sandbox, timeout: float = 1800
         path.write_text(script if script.endswith("\n") else script + "\n", encoding="utf-8")
         path.chmod(0o755)
         first = script.splitlines()[0] if script.strip() else ""
-        cmd = f"./{SCRIPT_DIR}/repro.sh" if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first) else f"bash {SCRIPT_DIR}/repro.sh"
+        own = first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first)
+        cmd = f"./{SCRIPT_DIR}/repro.sh" if own else f"bash {SCRIPT_DIR}/repro.sh"
         result, prov = traced_run(session, cmd, timeout=timeout, env=env, use_strace=trace)
         prov.read_first = [p for p in prov.read_first if not p.startswith(SCRIPT_DIR + "/")]
         prov.written = [p for p in prov.written if not p.startswith(SCRIPT_DIR + "/")]
@@ -146,12 +152,14 @@ def judge_output(script: str, artifact: Path, expected: Table, sandbox: Sandbox,
             "cells": comp.cells if comp else []}
     if rec.timed_out or rec.exit_code != 0 or (TRACEBACK.search(rec.stderr) and not (comp and comp.success)):
         why = "timed out" if rec.timed_out else f"exit {rec.exit_code}"
-        return OutputVerdict(category="runtime_error", feedback=f"the script failed ({why}):\n{rec.stderr[-2000:]}", **base), run
+        feedback = f"the script failed ({why}):\n{rec.stderr[-2000:]}"
+        return OutputVerdict(category="runtime_error", feedback=feedback, **base), run
     if comp and comp.success:
         return OutputVerdict(category="success", feedback=f"all {comp.total} cells match ({source})", **base), run
     shown = reveal(expected, comp) if comp else obfuscate(expected)
     note = (f"{comp.matched} of {comp.total} cells match; the reproduced ones are revealed, the others stay ?"
-            if comp else "no table with the expected rows and columns was found in stdout or in the files the script wrote")
+            if comp else "no table with the expected rows and columns was found in stdout or in the files the script "
+                         "wrote")
     return OutputVerdict(category="mismatch", feedback=f"{note}\n\n{render_markdown(shown)}", **base), run
 
 
@@ -197,7 +205,8 @@ def judge_submission(script: str, artifact: Path, expected: Table, sandbox: Sand
                             ". Find a way to compute the table from the artifact's code and data.")
     elif mv.method == "undetermined":
         verdict.category = "undetermined"
-        verdict.feedback = ("not accepted: how the table is obtained could not be established — " + "; ".join(mv.reasons) +
+        verdict.feedback = ("not accepted: how the table is obtained could not be established — " +
+                            "; ".join(mv.reasons) +
                             ". Make the script run the artifact's programs that compute the table.")
     else:
         verdict.feedback = f"accepted: {mv.method.replace('_', '-')} reproduction — " + "; ".join(mv.reasons)

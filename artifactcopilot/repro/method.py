@@ -41,7 +41,8 @@ __all__ = ["Method", "MethodVerdict", "Rerun", "Signal", "judge_method", "llm_op
 Method = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
 README = re.compile(r"(^|/)readme[^/]*$", re.IGNORECASE)
-PAPER_PROGRAMS = {"pdftotext", "pdf2txt", "pdf2txt.py", "pdftohtml", "mutool", "pdfplumber", "tika", "pdfgrep", "ps2ascii"}
+PAPER_PROGRAMS = {"pdftotext", "pdf2txt", "pdf2txt.py", "pdftohtml", "mutool", "pdfplumber", "tika", "pdfgrep",
+                  "ps2ascii"}
 TRUST: dict[Method, int] = {"copy": 0, "undetermined": 1, "last_mile": 2, "full": 3}
 
 
@@ -52,11 +53,13 @@ class MethodVerdict(BaseModel):
     accepted: bool = False
     confidence: Confidence = "low"
     reasons: list[str] = Field(default_factory=list)
-    signals: list[Signal] = Field(default_factory=list, description="Evidence used: static reading, provenance, reruns, model.")
+    signals: list[Signal] = Field(
+        default_factory=list, description="Evidence used: static reading, provenance, reruns, model.")
     static: StaticFindings = Field(default_factory=StaticFindings)
     provenance: RunProvenance | None = None
     copy_sources: list[str] = Field(default_factory=list, description="Checked-in files the table was copied from.")
-    regenerated: list[str] = Field(default_factory=list, description="Checked-in files holding the table that the run itself regenerated.")
+    regenerated: list[str] = Field(
+        default_factory=list, description="Checked-in files holding the table that the run itself regenerated.")
     llm_opinion: str | None = Field(None, description="The model's classification (it can only lower trust).")
     llm_reason: str | None = Field(None, description="Why the model says so, in its words.")
     executed: bool = Field(False, description="The verdict used a run of the script.")
@@ -116,7 +119,8 @@ def _set(verdict: MethodVerdict, method: Method, confidence: Confidence, reasons
 def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenance | None) -> list[str]:
     hard = []
     if static.hardcoded or static.encoded:
-        hard.append("the table is written in the script" + (f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""))
+        encoded = f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""
+        hard.append("the table is written in the script" + encoded)
         verdict.signals.append(Signal(source="target", finding="copy", detail=hard[-1]))
     ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs))
     if static.reads_paper or ran_paper_tool:
@@ -124,7 +128,8 @@ def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenan
         verdict.signals.append(Signal(source="provenance" if ran_paper_tool and not static.reads_paper else "static",
                                       finding="copy", detail=hard[-1]))
     if static.flow.literal and static.flow.method == "copy":
-        hard.append(next((r for r in static.flow.reasons if "written in the script" in r), "a table written in the script"))
+        hard.append(next((r for r in static.flow.reasons if "written in the script" in r),
+                         "a table written in the script"))
     return hard
 
 
@@ -139,7 +144,8 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
             confirmed = bool(prov and prov.method == "strace" and any(d in prov.read_first for d in flow.displayed))
             _set(verdict, "copy", "high" if confirmed else flow.confidence, flow.reasons)
             return
-        verdict.reasons.append(f"{', '.join(refuted[:3])}: shown by the script, but {_why_refuted(verdict, refuted, prov)}")
+        verdict.reasons.append(f"{', '.join(refuted[:3])}: shown by the script, "
+                               f"but {_why_refuted(verdict, refuted, prov)}")
         static_label = None
     run_label = _run_label(verdict, static, prov)
     if run_label and static_label and not (prov and prov.method == "strace"):
@@ -167,7 +173,8 @@ def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance |
     written |= set(verdict.regenerated)
     out = []
     for d in displayed:
-        if d in written or target is not None and root is not None and (root / d).is_file() and not holds(target, root / d):
+        if d in written or (target is not None and root is not None and (root / d).is_file()
+                            and not holds(target, root / d)):
             out.append(d)
     return out if len(out) == len(displayed) else []
 

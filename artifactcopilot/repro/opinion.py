@@ -47,8 +47,9 @@ def llm_opinion(model, script: str, static: StaticFindings, files: list[str] | N
     listing = "\n".join((files or [])[:300]) or "(no artifact folder)"
     run = ("not run" if prov is None else json.dumps({"exit_code": prov.exit_code, "read_first": prov.read_first[:80],
                                                       "written": prov.written[:80], "programs": prov.programs[:30]}))
-    findings = json.dumps({"language": static.language, "reader": static.flow.method, "reasons": static.flow.reasons[:4],
-                           "reads_paper": static.reads_paper, "displayed": static.displayed[:10]})
+    findings = json.dumps({"language": static.language, "reader": static.flow.method,
+                           "reasons": static.flow.reasons[:4], "reads_paper": static.reads_paper,
+                           "displayed": static.displayed[:10]})
     try:
         prompt = OPINION_PROMPT.read_text(encoding="utf-8").format(script=script[-20000:], files=listing, run=run,
                                                                   findings=findings)
@@ -68,7 +69,8 @@ def parse_opinion(answer: str) -> tuple[str | None, str | None]:
     if isinstance(data, dict) and isinstance(data.get("method"), str):
         text = f"{data['method']} {data.get('reason', '')}"
     word_re = re.compile(r"\b(cop(?:y|ied|ies|ying)|last[_ -]mile|full|undetermined)\b", re.IGNORECASE)
-    m = word_re.match(text.strip(" *#`\"'")) or word_re.search(text[:400])  # the answer's first word, else its first mention
+    # the answer's first word, else its first mention
+    m = word_re.match(text.strip(" *#`\"'")) or word_re.search(text[:400])
     if not m:
         return None, None
     word = m.group(1).lower().replace("-", "_").replace(" ", "_")

@@ -19,11 +19,11 @@ from ..sandbox.base import RunResult, Session
 
 TRACE_DIR = ".repro-trace"
 _TRACE_CALLS = "openat,open,creat,execve,rename,renameat,renameat2"
-_OPEN = re.compile(r'^(\d+)\s+(openat|open|creat)\((?:AT_FDCWD[^,]*,\s*|\d+<[^>]*>,\s*)?"((?:[^"\\]|\\.)*)"(?:,\s*([A-Z_|]+))?'
-                   r'.*\)\s*=\s*(-?\d+)(?:<([^>]*)>)?')
+_OPEN = re.compile(r'^(\d+)\s+(openat|open|creat)\((?:AT_FDCWD[^,]*,\s*|\d+<[^>]*>,\s*)?"((?:[^"\\]|\\.)*)"'
+                   r'(?:,\s*([A-Z_|]+))?.*\)\s*=\s*(-?\d+)(?:<([^>]*)>)?')
 _EXEC = re.compile(r'^(\d+)\s+execve\("((?:[^"\\]|\\.)*)",\s*\[(.*?)\](?:\.\.\.)?,.*\)\s*=\s*(-?\d+)')
-_RENAME = re.compile(r'^(\d+)\s+rename(?:at2?)?\((?:AT_FDCWD<([^>]*)>,\s*)?"((?:[^"\\]|\\.)*)",\s*(?:AT_FDCWD<([^>]*)>,\s*)?'
-                     r'"((?:[^"\\]|\\.)*)".*\)\s*=\s*(-?\d+)')
+_RENAME = re.compile(r'^(\d+)\s+rename(?:at2?)?\((?:AT_FDCWD<([^>]*)>,\s*)?"((?:[^"\\]|\\.)*)",\s*'
+                     r'(?:AT_FDCWD<([^>]*)>,\s*)?"((?:[^"\\]|\\.)*)".*\)\s*=\s*(-?\d+)')
 _WRITE_FLAGS = ("O_WRONLY", "O_TRUNC", "O_APPEND")
 # O_RDWR without O_TRUNC (sqlite3.connect, h5py in r+ mode) reads what is there first: the checked-in content.
 _TIMES = re.compile(r"(\d+)m([\d.]+)s")
@@ -32,20 +32,26 @@ _TIMES = re.compile(r"(\d+)m([\d.]+)s")
 class RunProvenance(BaseModel):
     """What one run touched inside the artifact copy (paths relative to the artifact root)."""
 
-    method: Literal["strace", "snapshot"] = Field(description="strace: traced syscalls; snapshot: before/after file listing only.")
+    method: Literal["strace", "snapshot"] = Field(
+        description="strace: traced syscalls; snapshot: before/after file listing only.")
     exit_code: int | None = Field(None, description="Exit status of the run; None when it was killed.")
     wall_s: float = Field(0.0, description="Wall-clock seconds.")
     cpu_s: float | None = Field(None, description="User+system CPU seconds of the run's processes (None if unknown).")
-    read_first: list[str] = Field(default_factory=list, description="Pre-existing files whose checked-in content the run read (read before any write).")
+    read_first: list[str] = Field(
+        default_factory=list,
+        description="Pre-existing files whose checked-in content the run read (read before any write).")
     written: list[str] = Field(default_factory=list, description="Files the run created or rewrote.")
-    read_after_write: list[str] = Field(default_factory=list, description="Files the run generated and then read (its own intermediates/outputs).")
-    programs: list[str] = Field(default_factory=list, description="Executables the run started (basenames, first use order).")
+    read_after_write: list[str] = Field(
+        default_factory=list, description="Files the run generated and then read (its own intermediates/outputs).")
+    programs: list[str] = Field(
+        default_factory=list, description="Executables the run started (basenames, first use order).")
     commands: list[list[str]] = Field(default_factory=list, description="argv of each exec (strings truncated).")
 
     def summary(self) -> str:
         cpu = f"{self.cpu_s:.2f}s CPU" if self.cpu_s is not None else "CPU unknown"
         return (f"{self.method}: read {len(self.read_first)} checked-in files, wrote {len(self.written)}, "
-                f"re-read {len(self.read_after_write)} of its own; {cpu}; programs: {', '.join(self.programs[:8]) or 'none'}")
+                f"re-read {len(self.read_after_write)} of its own; {cpu}; "
+                f"programs: {', '.join(self.programs[:8]) or 'none'}")
 
 
 def _wrapped(script: str, use_strace: bool | None) -> str:
@@ -54,7 +60,8 @@ def _wrapped(script: str, use_strace: bool | None) -> str:
     plain = f"bash -c {shlex.quote(body)}"
     traced = (f'echo strace > "$REPRO_TRACE_DIR/mode"; strace -f -qq -y -s 200 -e trace={_TRACE_CALLS} -e signal=none '
               f'-o "$REPRO_TRACE_DIR/trace" -- {plain}')
-    check = "command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null"  # ptrace may be forbidden
+    # ptrace may be forbidden
+    check = "command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null"
     head = f'mkdir -p {TRACE_DIR} && export REPRO_TRACE_DIR="$PWD/{TRACE_DIR}" && pwd > "$REPRO_TRACE_DIR/root" && '
     if use_strace is False:
         return head + plain
@@ -113,7 +120,8 @@ def parse_trace(text: str, root: str) -> tuple[list[tuple[str, str]], list[list[
                 events.append((path, mode))
         elif m := _EXEC.match(line):
             if int(m.group(4)) == 0:
-                execs.append([_unescape(a) for a in re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(3))][:12] or [m.group(2)])
+                args = [_unescape(a) for a in re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(3))][:12]
+                execs.append(args or [m.group(2)])
         elif m := _RENAME.match(line):
             _pid, cwd, _old, cwd2, new, ret = m.groups()
             target = rel(_unescape(new), cwd2 or cwd)
@@ -162,9 +170,11 @@ def traced_run(session: Session, script: str, timeout: float | None = None, env:
             first[path] = mode
         elif mode == "read" and first[path] == "write" and path not in reread:
             reread.append(path)
-    written = list(dict.fromkeys([p for p, m in first.items() if m == "write"] + rec.files_created + rec.files_modified))
+    written = list(dict.fromkeys([p for p, m in first.items() if m == "write"] + rec.files_created +
+                                 rec.files_modified))
     programs = list(dict.fromkeys(Path(argv[0]).name for argv in execs if argv))
+    read_first = [p for p, m in first.items() if m == "read" and p not in rec.files_created]
     prov = RunProvenance(method="strace" if use_strace else "snapshot", exit_code=rec.exit_code, wall_s=rec.duration_s,
-                         cpu_s=cpu, read_first=[p for p, m in first.items() if m == "read" and p not in rec.files_created],
+                         cpu_s=cpu, read_first=read_first,
                          written=written, read_after_write=reread, programs=programs, commands=execs[:200])
     return result, prov

@@ -22,7 +22,8 @@ TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".md", ".json", ".jsonl", ".log", ".tex
                  ".html", ".ipynb", ".pdf", ".rst", ".xml", "")
 CODE_SUFFIXES = (".py", ".r", ".sh", ".jl", ".java", ".class", ".jar", ".so", ".pyc", ".js", ".ts", ".c", ".cc", ".cpp",
                  ".h", ".rs", ".go", ".scala", ".ml", ".m", ".pl", ".rb", ".toml", ".cfg", ".ini", ".lock")
-EXECUTE_NOTEBOOK = re.compile(r"nbconvert[^\n]*--execute|papermill|jupyter\s+execute|runipy|nbclient|ExecutePreprocessor")
+EXECUTE_NOTEBOOK = re.compile(r"nbconvert[^\n]*--execute|papermill|jupyter\s+execute|runipy|nbclient|"
+                              r"ExecutePreprocessor")
 
 
 class StaticFindings(BaseModel):
@@ -32,13 +33,16 @@ class StaticFindings(BaseModel):
     flow: FlowVerdict = Field(default_factory=lambda: FlowVerdict(method="undetermined"),
                               description="The static reader's own verdict from the script's data flow.")
     hardcoded: bool = Field(False, description="The target table's numbers are written in the script.")
-    encoded: list[str] = Field(default_factory=list, description="Encodings of blobs in the script that decode to the table.")
+    encoded: list[str] = Field(
+        default_factory=list, description="Encodings of blobs in the script that decode to the table.")
     reads_paper: list[str] = Field(default_factory=list, description="Why the script looks like it reads the paper.")
     referenced: list[str] = Field(default_factory=list, description="Artifact files the script names.")
-    displayed: list[str] = Field(default_factory=list, description="Stored files an output shows as they are (cat, cp, print).")
+    displayed: list[str] = Field(
+        default_factory=list, description="Stored files an output shows as they are (cat, cp, print).")
     stored_inputs: list[str] = Field(default_factory=list, description="Stored results an output is computed from.")
     written: list[str] = Field(default_factory=list, description="Paths the script writes (`> f`, `--out f`, to_csv).")
-    executes_notebook: bool = Field(False, description="The script executes a notebook rather than reading its stored outputs.")
+    executes_notebook: bool = Field(
+        False, description="The script executes a notebook rather than reading its stored outputs.")
     programs: list[str] = Field(default_factory=list, description="Artifact programs read in place (one level deep).")
     notes: list[str] = Field(default_factory=list, description="What the reader could not parse or follow.")
 

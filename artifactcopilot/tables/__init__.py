@@ -18,5 +18,5 @@ from .numbers import ParsedNumber, parse_number
 from .render import obfuscate, render_markdown, reveal
 from .text import parse_tables
 
-__all__ = ["CellResult", "Comparison", "ParsedNumber", "Table", "best_match", "compare_tables", "json_table", "kv_anywhere",
-           "match_value", "obfuscate", "parse_number", "parse_tables", "render_markdown", "reveal"]
+__all__ = ["CellResult", "Comparison", "ParsedNumber", "Table", "best_match", "compare_tables", "json_table",
+           "kv_anywhere", "match_value", "obfuscate", "parse_number", "parse_tables", "render_markdown", "reveal"]

@@ -148,8 +148,9 @@ def _by_values(expected: Table, produced: Table, rows: dict[int, int], cols: dic
         if best is not None and best[0] and best[0] * 2 > len(cells) and sum(s[0] == best[0] for s in scores) == 1:
             cols[c] = best[2]
             free.remove(best[2])
-    positional = [c for c in range(1, max([len(expected.header)] + [len(r) for r in expected.rows])) if c not in cols]
-    if len(expected.header) == len(produced.header) or width == max([len(expected.header)] + [len(r) for r in expected.rows]):
+    widest = max([len(expected.header)] + [len(r) for r in expected.rows])
+    positional = [c for c in range(1, widest) if c not in cols]
+    if len(expected.header) == len(produced.header) or width == widest:
         for c, j in zip(positional, free):  # positional fallback over what is left, in order
             cols[c] = j
 
@@ -200,7 +201,8 @@ def compare_tables(expected: Table, produced: Table) -> Comparison:
     return max((_compare(expected, produced), _compare(expected, _transpose(produced))), key=_score)
 
 
-_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?%?(?!\d)")
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+                             r"(?:[eE][-+]?\d+)?%?(?!\d)")
 
 
 def _free_text(expected: Table, text: str) -> Table:
@@ -248,6 +250,10 @@ def kv_anywhere(text: str) -> Table:
     return Table(header=["key", "value"], rows=[[k, v] for k, v in found.items()])
 
 
+def _scalar(v: object) -> bool:
+    return isinstance(v, (int, float, str)) and not isinstance(v, bool)
+
+
 def json_table(text: str) -> Table | None:
     """results.json shapes: {row: {col: v}}, {key: v}, [{col: v}, ...] or JSON lines."""
     try:
@@ -257,18 +263,17 @@ def json_table(text: str) -> Table | None:
             data = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
         except ValueError:
             return None
-    scalar = lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool)
     if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
         cols = list(dict.fromkeys(k for v in data.values() for k in v))
-        rows = [[str(r)] + [str(v.get(c, "")) if scalar(v.get(c)) else "" for c in cols] for r, v in data.items()]
+        rows = [[str(r)] + [str(v.get(c, "")) if _scalar(v.get(c)) else "" for c in cols] for r, v in data.items()]
         return Table(header=[""] + cols, rows=rows)
     if isinstance(data, dict):
-        return Table(header=["key", "value"], rows=[[str(k), str(v)] for k, v in data.items() if scalar(v)])
+        return Table(header=["key", "value"], rows=[[str(k), str(v)] for k, v in data.items() if _scalar(v)])
     if isinstance(data, list) and data and all(isinstance(d, dict) for d in data):
         cols = list(dict.fromkeys(k for d in data for k in d))
         label = next((c for c in cols if all(isinstance(d.get(c), str) for d in data)), None)
         cols = [c for c in cols if c != label]
-        rows = [[str(d.get(label, ""))] + [str(d[c]) if scalar(d.get(c)) else "" for c in cols] for d in data]
+        rows = [[str(d.get(label, ""))] + [str(d[c]) if _scalar(d.get(c)) else "" for c in cols] for d in data]
         return Table(header=[label or ""] + cols, rows=rows)
     return None
 

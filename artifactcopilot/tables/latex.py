@@ -71,7 +71,7 @@ def _tabulars(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
         pos = m.end()
         for _ in range(2 if m.group(1) in ("tabular*", "tabularx", "tabulary") else 1):
             pos = _braced(text, pos)[1]
-        close = text.find("\\end{%s}" % m.group(1), pos)
+        close = text.find(f"\\end{{{m.group(1)}}}", pos)
         if close < 0:
             continue
         rows = latex_rows(text[pos:close])

@@ -213,7 +213,8 @@ def compute(ctx: Context, call: Call, program: str, args: list[str], role: str |
     sources += [Source(kind="file", ref=p, use="input", how=f"argument of {name}") for p in reads]
     sources += [s.model_copy(update={"use": "input"}) for s in call.stdin]
     if call.stdin_file:
-        sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use="input", how=f"stdin of {name}"))
+        sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use="input",
+                              how=f"stdin of {name}"))
     step = _step(call, sources=sources, writes=writes, program=name, role=role, implicit_writes=not writes)
     return emit(ctx, call, step)
 
@@ -245,7 +246,8 @@ def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str]
                 reads.append(normalize(val, call.cwd))
             i += 1
             continue
-        if is_pathlike(a) or ctx.exists(normalize(a, call.cwd)) or named_folder(a) or _written(ctx, normalize(a, call.cwd)):
+        if (is_pathlike(a) or ctx.exists(normalize(a, call.cwd)) or named_folder(a)
+                or _written(ctx, normalize(a, call.cwd))):
             reads.append(normalize(a, call.cwd))
         i += 1
     return reads, writes

@@ -162,7 +162,8 @@ class _Flow:
                          path)]
         if kind == "paper":
             return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
-        if kind in ("data", "unknown", "archive", "model", "config") and use == "derive" and step.lang in ("python", "r"):
+        if (kind in ("data", "unknown", "archive", "model", "config") and use == "derive"
+                and step.lang in ("python", "r")):
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
         return []
 
@@ -272,7 +273,8 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
     verdict.paper = any(m.kind == "copy" and m.confidence == "high" and "paper" in m.reason for m in marks)
     verdict.literal = any(m.ref == "literal" and m.kind == "copy" for m in marks)
     marks = [m for m in marks if m.kind != "weak" or weak_enough(m)]
-    verdict.displayed = list(dict.fromkeys(m.ref for m in marks if m.kind == "copy" and m.ref not in ("literal", "paper")))
+    verdict.displayed = list(dict.fromkeys(m.ref for m in marks
+                                           if m.kind == "copy" and m.ref not in ("literal", "paper")))
     verdict.stored_inputs = list(dict.fromkeys(m.ref for m in marks if m.kind == "last" and "/" in m.ref or
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))

@@ -60,14 +60,16 @@ def table_text(text: str) -> bool:
 def decodings(text: str) -> list[tuple[str, str]]:
     """(encoding, decoded text) of the base64 / hex blobs in `text` (also gzip- or zlib-compressed)."""
     out = []
-    for kind, pattern, decode in (("base64", BASE64, lambda s: base64.b64decode(s + "=" * (-len(s) % 4), validate=True)),
+    for kind, pattern, decode in (("base64", BASE64,
+                                   lambda s: base64.b64decode(s + "=" * (-len(s) % 4), validate=True)),
                                   ("hex", HEX, bytes.fromhex)):
         for blob in pattern.findall(text)[:20]:
             try:
                 raw = decode(blob)
             except (binascii.Error, ValueError):
                 continue
-            for unpack, name in ((lambda b: b, kind), (gzip.decompress, f"gzip+{kind}"), (zlib.decompress, f"zlib+{kind}")):
+            for unpack, name in ((lambda b: b, kind), (gzip.decompress, f"gzip+{kind}"),
+                                 (zlib.decompress, f"zlib+{kind}")):
                 try:
                     out.append((name, unpack(raw)[:1_000_000].decode("utf-8")))
                     break
@@ -77,10 +79,12 @@ def decodings(text: str) -> list[tuple[str, str]]:
 
 
 def text_source(text: str, how: str) -> Source | None:
-    """A literal source for text a script writes out (echo, printf, heredoc, a string constant), or None without numbers."""
+    """A literal source for text a script writes out (echo, printf, heredoc, a string constant), or None without
+    numbers."""
     for kind, decoded in decodings(text) if len(text) >= 40 else []:
         if table_text(decoded):
-            return Source(kind="literal", how=f"{how} ({kind}-encoded)", numbers=len(NUMBER.findall(decoded)), table=True)
+            return Source(kind="literal", how=f"{how} ({kind}-encoded)", numbers=len(NUMBER.findall(decoded)),
+                          table=True)
     cleaned = _EXPANSION.sub(" ", text)
     nums = NUMBER.findall(cleaned)
     if not nums:

@@ -59,7 +59,8 @@ class Reading(BaseModel):
 
     language: str = "shell"
     steps: list[Step] = Field(default_factory=list)
-    paper: list[str] = Field(default_factory=list, description="Why the script reads the paper (tools, libraries, files).")
+    paper: list[str] = Field(
+        default_factory=list, description="Why the script reads the paper (tools, libraries, files).")
     notes: list[str] = Field(default_factory=list, description="Parse problems and fallbacks, for the reasons.")
     parsed: bool = Field(True, description="False when the script could not be parsed at all.")
     programs: list[str] = Field(default_factory=list, description="Artifact programs read in place.")

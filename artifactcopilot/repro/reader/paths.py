@@ -12,7 +12,8 @@ import posixpath
 import re
 from typing import Literal
 
-PathKind = Literal["results", "data", "code", "paper", "notebook", "doc", "archive", "model", "config", "device", "unknown"]
+PathKind = Literal["results", "data", "code", "paper", "notebook", "doc", "archive", "model", "config", "device",
+                   "unknown"]
 Role = Literal["experiment", "aggregate", "display", "unknown"]
 
 CODE = (".py", ".r", ".sh", ".bash", ".jl", ".java", ".class", ".jar", ".so", ".pyc", ".js", ".ts", ".c", ".cc", ".cpp",
@@ -43,20 +44,22 @@ DATA_WORDS = {"data", "dataset", "datasets", "input", "inputs", "corpus", "corpo
               "config", "params", "seeds", "queries", "src", "lib"}
 DOC_WORDS = {"readme", "docs", "doc", "documentation", "install", "usage", "changelog", "artifact", "appendix",
              "expected", "reproduce", "reproducing"}
-PAPER_NAMES = re.compile(r"(^|[-_/])(paper|main|manuscript|preprint|article|camera[-_]?ready|submission|full[-_]?version|"
-                         r"extended)([-_.]|$)", re.IGNORECASE)
+PAPER_NAMES = re.compile(r"(^|[-_/])(paper|main|manuscript|preprint|article|camera[-_]?ready|submission|"
+                         r"full[-_]?version|extended)([-_.]|$)", re.IGNORECASE)
 
 EXPERIMENT_WORDS = {"run", "runs", "train", "training", "bench", "benchmark", "benchmarks", "experiment", "experiments",
-                    "exp", "exps", "simulate", "simulation", "simulations", "sim", "fuzz", "fuzzing", "attack", "attacks",
-                    "solve", "solver", "infer", "inference", "main", "campaign", "measure", "evaluate", "eval",
-                    "learn", "fit", "optimize", "optimise", "search", "collect", "mine", "mining", "crawl", "launch",
-                    "driver", "execute", "guess", "generate", "synthesize", "replay", "profile", "test", "tests", "app",
-                    "server", "client", "tool", "cli", "detect", "scan", "check", "verify", "predict", "compile", "build"}
-AGGREGATE_WORDS = {"parse", "parser", "summary", "summarize", "summarise", "summaries", "aggregate", "aggregation", "agg",
-                   "plot", "plots", "plotting", "draw", "figure", "figures", "fig", "table", "tables", "tab", "report",
-                   "stats", "statistics", "statistic", "visualize", "visualise", "visualization", "chart", "charts",
-                   "graph", "graphs", "tabulate", "latex", "postprocess", "analyze", "analyse", "analysis", "analyses",
-                   "compare", "comparison", "results", "result", "process", "preprocess", "collate", "merge", "combine"}
+                    "exp", "exps", "simulate", "simulation", "simulations", "sim", "fuzz", "fuzzing", "attack",
+                    "attacks", "solve", "solver", "infer", "inference", "main", "campaign", "measure", "evaluate",
+                    "eval", "learn", "fit", "optimize", "optimise", "search", "collect", "mine", "mining", "crawl",
+                    "launch", "driver", "execute", "guess", "generate", "synthesize", "replay", "profile", "test",
+                    "tests", "app", "server", "client", "tool", "cli", "detect", "scan", "check", "verify", "predict",
+                    "compile", "build"}
+AGGREGATE_WORDS = {"parse", "parser", "summary", "summarize", "summarise", "summaries", "aggregate", "aggregation",
+                   "agg", "plot", "plots", "plotting", "draw", "figure", "figures", "fig", "table", "tables", "tab",
+                   "report", "stats", "statistics", "statistic", "visualize", "visualise", "visualization", "chart",
+                   "charts", "graph", "graphs", "tabulate", "latex", "postprocess", "analyze", "analyse", "analysis",
+                   "analyses", "compare", "comparison", "results", "result", "process", "preprocess", "collate",
+                   "merge", "combine"}
 DISPLAY_WORDS = {"show", "print", "display", "view", "dump", "cat", "echo", "expected", "paper", "copy", "fetch",
                  "download", "get"}
 _GENERIC = {"run", "main", "all", "go", "start", "script", "exec", "execute", "do", "it", "me", "everything", "repro",
@@ -109,8 +112,8 @@ def path_kind(path: str) -> PathKind:
     dirs = [w for seg in low.split("/")[:-1] for w in words(seg)]
     name_words = words(posixpath.splitext(posixpath.basename(p))[0])
     results = bool(RESULT_WORDS & (set(dirs) | set(name_words))) or suf in RESULT_SUFFIXES
-    if suf in CODE and suf not in (".toml", ".cfg", ".ini", ".lock") or name in ("makefile", "gnumakefile", "dockerfile",
-                                                                                 "snakefile", "justfile"):
+    if (suf in CODE and suf not in (".toml", ".cfg", ".ini", ".lock")
+            or name in ("makefile", "gnumakefile", "dockerfile", "snakefile", "justfile")):
         return "code"
     if suf == ".ipynb":
         return "notebook"
@@ -131,8 +134,8 @@ def path_kind(path: str) -> PathKind:
         if results and not {"readme", "docs", "doc"} & (set(dirs) | set(name_words)):
             return "results"
         return "doc" if (DOC_WORDS & (set(dirs) | set(name_words))) or suf in (".md", ".rst") else "unknown"
-    if suf in CONFIGS or suf in (".toml", ".cfg", ".ini") or (suf == ".json" and {"config", "configs", "settings",
-                                                                                   "params"} & (set(dirs) | set(name_words))):
+    if suf in CONFIGS or suf in (".toml", ".cfg", ".ini") or (
+            suf == ".json" and {"config", "configs", "settings", "params"} & (set(dirs) | set(name_words))):
         return "config"
     if results:
         return "results"

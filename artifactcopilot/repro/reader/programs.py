@@ -18,7 +18,8 @@ from .model import Source
 from .paths import normalize, path_kind, role_of
 
 PYTHONS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipython3"}
-NOTEBOOK_TOOLS = {"jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "runipy", "jupytext", "quarto", "voila"}
+NOTEBOOK_TOOLS = {"jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "runipy", "jupytext", "quarto",
+                  "voila"}
 _PY_VALUED = {"-W", "-X", "--check-hash-based-pycs"}
 _NEUTRAL_MODULES = {"pip", "venv", "ensurepip", "http.server", "site", "compileall", "virtualenv", "pip._internal",
                     "spacy", "nltk.downloader", "build", "twine", "conda", "poetry", "uv", "pipx", "mypy", "flake8",

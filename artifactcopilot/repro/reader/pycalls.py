@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from .python import PyReader
 
 CONSTRUCTORS = {"DataFrame", "Series", "array", "asarray", "dict", "list", "tuple", "set", "OrderedDict", "from_dict",
-                "from_records", "tabulate", "Table", "PrettyTable", "concat", "stack", "vstack", "hstack", "column_stack",
-                "defaultdict", "namedtuple", "zip", "print", "format", "Markdown", "HTML", "Latex"}
+                "from_records", "tabulate", "Table", "PrettyTable", "concat", "stack", "vstack", "hstack",
+                "column_stack", "defaultdict", "namedtuple", "zip", "print", "format", "Markdown", "HTML", "Latex"}
 _GLOBS = {"glob", "iglob", "listdir", "scandir", "rglob", "iterdir", "walk", "glob1"}
 
 
@@ -80,7 +80,8 @@ class Calls(Invocations, Outputs):
             return EMPTY
         if last in ("writer", "DictWriter", "ExcelWriter") and every and every[0].write:  # csv.writer(open(f, "w"))
             return Val(write=every[0].write)
-        path = recv.path if recv is not None and recv.path is not None and last in ("strip", "replace", "format") else None
+        path = (recv.path if recv is not None and recv.path is not None and last in ("strip", "replace", "format")
+                else None)
         if last in ("sorted", "list", "reversed", "iter", "tuple", "set", "enumerate", "natsorted") and len(args) == 1:
             path = args[0].path
         return Val(union(recv or EMPTY, *every, *results).origins, path=path,
@@ -113,9 +114,11 @@ class Calls(Invocations, Outputs):
         if q not in ("open", "io.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open", "tarfile.open",
                      "zipfile.ZipFile", "builtins.open") and not (last == "open" and recv is not None and recv.path):
             return None
-        target = recv if last == "open" and recv is not None and recv.path and not args else (args[0] if args else kwargs.get("file"))
+        target = (recv if last == "open" and recv is not None and recv.path and not args
+                  else (args[0] if args else kwargs.get("file")))
         path = target.path if target is not None and target.path else "?"
-        mode_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        mode_node = (node.args[1] if len(node.args) > 1
+                     else next((k.value for k in node.keywords if k.arg == "mode"), None))
         mode = mode_node.value if isinstance(mode_node, ast.Constant) and isinstance(mode_node.value, str) else "r"
         if any(c in mode for c in "wax"):
             return Val(write=path)  # raw: normalised once, where it is written
@@ -142,7 +145,8 @@ class Calls(Invocations, Outputs):
         if isinstance(first, (ast.List, ast.Tuple)):
             argv = [self._word(e) for e in first.elts]
             command(self.r.ctx, Call(argv=argv, cwd=self.r.cwd, line=self.r.line(node), lang="python",
-                                     text=self.r.segment(node) or " ".join(argv), stdout=not captured, where=self.r.where))
+                                     text=self.r.segment(node) or " ".join(argv), stdout=not captured,
+                                     where=self.r.where))
         elif first is not None:
             text = self._word(first)
             read_shell(self.r.ctx, text, self.r.cwd, self.r.line(node) - 1)
@@ -188,11 +192,13 @@ class Calls(Invocations, Outputs):
     def _argparse(self, node, q, last, recv, args, kwargs):
         if last == "ArgumentParser":
             return Val(qual="argparse.ArgumentParser()")
-        if last == "add_argument" and (q.startswith("argparse") or (recv is not None and "ArgumentParser" in (recv.qual or ""))):
+        if last == "add_argument" and (q.startswith("argparse")
+                                       or (recv is not None and "ArgumentParser" in (recv.qual or ""))):
             names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             dest = next((n.lstrip("-").replace("-", "_") for n in names if n.startswith("--")), None) or \
                 (names[0].lstrip("-").replace("-", "_") if names else None)
-            dest = next((k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), dest)
+            dest = next((k.value.value for k in node.keywords
+                         if k.arg == "dest" and isinstance(k.value, ast.Constant)), dest)
             if names and not names[0].startswith("-") and dest:
                 self.r.positionals.append(dest)
             default = kwargs.get("default")
@@ -228,7 +234,8 @@ class Calls(Invocations, Outputs):
             return None
         if source.origins and not source.path:
             return Val(source.origins, qual=f"{q}()")
-        if source.path is not None and (top in DATA_LIBS or top in STDLIB or top in ("", "pd", "np") or recv is not None):
+        if source.path is not None and (top in DATA_LIBS or top in STDLIB or top in ("", "pd", "np")
+                                        or recv is not None):
             path = self.r.path_of(source.path)
             return Val(frozenset({self._origin(path, q)}), qual=f"{q}()")
         return None
@@ -256,7 +263,8 @@ class Calls(Invocations, Outputs):
         for p in parts:
             p = p if p is not None else "*"
             joined = p if (not joined or p.startswith("/")) else posixpath.join(joined, p)
-        return Val(union(*args).origins - frozenset(o for a in args for o in a.origins if o.kind == "text"), path=joined)
+        return Val(union(*args).origins - frozenset(o for a in args for o in a.origins if o.kind == "text"),
+                   path=joined)
 
     def _mutate(self, node, q, last, recv, args, kwargs):
         if last not in MUTATORS or not isinstance(node.func, ast.Attribute):

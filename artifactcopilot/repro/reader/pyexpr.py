@@ -40,7 +40,8 @@ class Expressions:
     def e_Constant(self, node: ast.Constant, data: bool) -> Val:
         v = node.value
         if isinstance(v, str):
-            origins = frozenset({Orig("text", v[:4000])}) if any(ch.isdigit() for ch in v) and len(v) < 200_000 else frozenset()
+            origins = (frozenset({Orig("text", v[:4000])}) if any(ch.isdigit() for ch in v) and len(v) < 200_000
+                       else frozenset())
             return Val(origins, path=v if len(v) < 400 else None)
         if isinstance(v, (int, float)) and not isinstance(v, bool) and data:
             return Val(frozenset({Orig("literal", self.segment(node) or repr(v))}))
@@ -64,7 +65,8 @@ class Expressions:
                 parts.append(val.path if val.path and "\n" not in val.path else "*")
                 text.append(" ")
         joined = "".join(text)
-        origins = union(*vals).origins | (frozenset({Orig("text", joined)}) if any(c.isdigit() for c in joined) else frozenset())
+        origins = union(*vals).origins | (frozenset({Orig("text", joined)}) if any(c.isdigit() for c in joined)
+                                          else frozenset())
         return Val(origins, path="".join(parts))
 
     def e_Name(self, node: ast.Name, data: bool) -> Val:
@@ -94,7 +96,8 @@ class Expressions:
     def e_Subscript(self, node: ast.Subscript, data: bool) -> Val:
         base = self.ev(node.value)
         if base.qual in ("sys.argv", "os.environ") or (base.qual or "").endswith(".argv"):
-            idx = node.slice.value if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int) else None
+            idx = (node.slice.value if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
+                   else None)
             if base.qual != "os.environ" and idx is not None and self.argv is not None and 0 < idx <= len(self.argv):
                 return Val(path=self.argv[idx - 1])
             return Val(path="?")
@@ -103,15 +106,18 @@ class Expressions:
                    write=base.write)
 
     def e_BinOp(self, node: ast.BinOp, data: bool) -> Val:
-        left, right = self.ev(node.left, data and is_number_constant(node.right)), self.ev(node.right, data and is_number_constant(node.left))
+        left, right = (self.ev(node.left, data and is_number_constant(node.right)),
+                       self.ev(node.right, data and is_number_constant(node.left)))
         if isinstance(node.op, ast.Div) and left.path is not None and not left.origins - text_origins(left):
             return Val(left.origins | right.origins - text_origins(right), path=join_path(left.path, right.path))
         if isinstance(node.op, (ast.Add, ast.Mod)) and (left.path is not None or right.path is not None) and \
-                (isinstance(node.left, (ast.Constant, ast.JoinedStr)) or isinstance(node.right, (ast.Constant, ast.JoinedStr))
+                (isinstance(node.left, (ast.Constant, ast.JoinedStr))
+                 or isinstance(node.right, (ast.Constant, ast.JoinedStr))
                  or left.path is not None and right.path is not None):
             path = (left.path or "*") + ("" if isinstance(node.op, ast.Mod) else (right.path or "*"))
             return Val(union(left, right).origins, path=path.replace("%s", "*").replace("%d", "*"))
-        if isinstance(node.op, (ast.Mult, ast.Div)) and (is_number_constant(node.left) or is_number_constant(node.right)):
+        if isinstance(node.op, (ast.Mult, ast.Div)) and (is_number_constant(node.left)
+                                                         or is_number_constant(node.right)):
             return union(left, right)  # scaling (x * 100) is reformatting
         return union(left, right).derive("arithmetic")
 

@@ -36,7 +36,8 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
             elif o.kind == "paper":
                 out.append(Source(kind="paper", ref=o.ref, how=o.how or "reads the paper"))
             elif o.kind == "step":
-                out.append(Source(kind="step", ref=o.ref, use="derive" if o.derived else "display", how="captured output"))
+                out.append(Source(kind="step", ref=o.ref, use="derive" if o.derived else "display",
+                                  how="captured output"))
     src = numbers_source(numbers, "numbers written in the script")
     if src is not None:
         out.append(src)
@@ -46,11 +47,11 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
     return list(unique.values())[:60]
 
 
-BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "str", "int", "float", "list", "dict", "tuple",
-             "set", "zip", "enumerate", "map", "filter", "range", "abs", "format", "repr", "iter", "next", "any", "all",
-             "reversed", "input", "exec", "eval", "isinstance", "getattr", "setattr", "hasattr", "type", "super",
-             "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id", "object", "frozenset",
-             "Exception", "ValueError", "KeyError", "RuntimeError", "display"}
+BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "str", "int", "float", "list", "dict",
+            "tuple", "set", "zip", "enumerate", "map", "filter", "range", "abs", "format", "repr", "iter", "next",
+            "any", "all", "reversed", "input", "exec", "eval", "isinstance", "getattr", "setattr", "hasattr", "type",
+            "super", "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id", "object", "frozenset",
+            "Exception", "ValueError", "KeyError", "RuntimeError", "display"}
 
 
 def is_main_guard(test: ast.AST) -> bool:
@@ -106,9 +107,10 @@ def parent_path(path: str) -> str:
     return d if d else ("." if not path.startswith("?") else path)
 
 
-MATH = {"exp", "log", "log2", "log10", "sqrt", "factorial", "pow", "sin", "cos", "tan", "comb", "gamma", "lgamma", "erf",
-         "expm1", "log1p", "power", "matmul", "dot", "inv", "solve", "norm", "random", "normal", "laplace", "uniform",
-         "randint", "choice", "binomial", "poisson", "exponential", "rand", "randn", "integrate", "quad", "minimize"}
+MATH = {"exp", "log", "log2", "log10", "sqrt", "factorial", "pow", "sin", "cos", "tan", "comb", "gamma", "lgamma",
+        "erf", "expm1", "log1p", "power", "matmul", "dot", "inv", "solve", "norm", "random", "normal", "laplace",
+        "uniform", "randint", "choice", "binomial", "poisson", "exponential", "rand", "randn", "integrate", "quad",
+        "minimize"}
 
 
 def loop_computes(body: list[ast.stmt], counted: bool = True) -> bool:
@@ -117,9 +119,11 @@ def loop_computes(body: list[ast.stmt], counted: bool = True) -> bool:
     for node in ast.walk(ast.Module(body=body, type_ignores=[])):
         if counted and isinstance(node, ast.BinOp) and \
                 isinstance(node.op, (ast.Mult, ast.Div, ast.Pow, ast.Sub, ast.FloorDiv, ast.Mod)) and \
-                not is_number_constant(node.left) and not is_number_constant(node.right) and not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
+                not is_number_constant(node.left) and not is_number_constant(node.right) and \
+                not isinstance(node.left, (ast.Constant, ast.JoinedStr)):
             return True
-        if counted and isinstance(node, ast.AugAssign) and not isinstance(node.op, ast.Add) and not is_number_constant(node.value):
+        if counted and isinstance(node, ast.AugAssign) and not isinstance(node.op, ast.Add) and \
+                not is_number_constant(node.value):
             return True
         if isinstance(node, ast.Call):
             f = node.func

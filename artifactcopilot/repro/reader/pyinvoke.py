@@ -108,11 +108,12 @@ class Invocations:
         return Val(value.origins, path=value.path, qual=f"{q}()")
 
 
-_LOCAL_BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "str", "int", "float", "list", "dict",
-                   "tuple", "set", "zip", "enumerate", "map", "filter", "range", "abs", "format", "repr", "iter", "next",
-                   "any", "all", "reversed", "input", "isinstance", "getattr", "setattr", "hasattr", "type", "super",
-                   "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id", "object", "frozenset",
-                   "display", "exit", "quit", "globals", "locals", "callable", "issubclass", "sys", "os", "exec", "eval"}
+_LOCAL_BUILTINS = {"print", "open", "len", "sum", "min", "max", "sorted", "round", "str", "int", "float", "list",
+                   "dict", "tuple", "set", "zip", "enumerate", "map", "filter", "range", "abs", "format", "repr",
+                   "iter", "next", "any", "all", "reversed", "input", "isinstance", "getattr", "setattr", "hasattr",
+                   "type", "super", "vars", "bool", "bytes", "chr", "ord", "hex", "divmod", "pow", "hash", "id",
+                   "object", "frozenset", "display", "exit", "quit", "globals", "locals", "callable", "issubclass",
+                   "sys", "os", "exec", "eval"}
 
 
 MAX_MODULES = 20

@@ -16,7 +16,8 @@ class Outputs:
                  "rich.print", "click.echo", "tqdm.write", "tqdm.tqdm.write") or (
                 last in PRINTS and self.module_of(q) in ("logging", "rich", "click", "IPython", "typer", "loguru",
                                                          "pprint", "tqdm")) or (
-                last in ("info", "warning", "debug", "log") and recv is not None and (recv.qual or "").startswith("logging")):
+                last in ("info", "warning", "debug", "log") and recv is not None
+                and (recv.qual or "").startswith("logging")):
             target = kwargs.get("file")
             writes = [target.write] if target is not None and target.write else []
             self.r.sink(node, args, writes=writes, stdout=not writes, how=q)
@@ -44,7 +45,8 @@ class Outputs:
         if last not in WRITERS and last not in ("show",):
             return None
         top = self.module_of(q)
-        if last == "show" and (top in ("matplotlib", "plt", "seaborn") or "figure" in (q or "") or q.endswith("plt.show")):
+        if last == "show" and (top in ("matplotlib", "plt", "seaborn") or "figure" in (q or "")
+                               or q.endswith("plt.show")):
             self.r.sink(node, [self.r.plot], writes=["<figure>"], how="shows a figure")
             return EMPTY
         if last == "show":
@@ -58,8 +60,8 @@ class Outputs:
             self.r.sink(node, [self.r.plot, recv or EMPTY], writes=[path], how=f"saves a figure ({last})")
             return EMPTY
         if top in ("numpy", "torch", "joblib", "scipy") or last in ("savetxt", "savez", "savez_compressed", "imsave"):
-            data, target = (args[1:2], args[0]) if top in ("numpy",) and last in ("save", "savetxt", "savez",
-                                                                                  "savez_compressed") else (args[:1], args[1] if len(args) > 1 else None)
+            numpy_save = top in ("numpy",) and last in ("save", "savetxt", "savez", "savez_compressed")
+            data, target = (args[1:2], args[0]) if numpy_save else (args[:1], args[1] if len(args) > 1 else None)
         elif top in ("pickle", "json", "yaml", "dill", "cloudpickle", "marshal", "toml", "msgpack"):
             data, target = args[:1], (args[1] if len(args) > 1 else kwargs.get("fp") or kwargs.get("file"))
         elif recv is not None:

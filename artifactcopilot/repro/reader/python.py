@@ -117,7 +117,8 @@ class PyReader(Expressions):
         value = self.ev(node.value, data=True)
         old = self.ev(node.target)
         joined = union(old, value)
-        self.bind(node.target, joined if isinstance(node.op, ast.Add) and stringish(node.value) else joined.derive("+="))
+        self.bind(node.target,
+                  joined if isinstance(node.op, ast.Add) and stringish(node.value) else joined.derive("+="))
 
     def s_Expr(self, node: ast.Expr) -> None:
         value = self.ev(node.value)
@@ -130,11 +131,11 @@ class PyReader(Expressions):
 
         words = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
         _reads, writes = _program_paths(self.ctx, Call(argv=words, cwd=self.cwd), words)
-        sources = sources_of([Val(frozenset(o for o in value.origins if o.kind in ("compute", "file", "step", "paper")))],
-                             "a call")
+        sources = sources_of([Val(frozenset(o for o in value.origins
+                                            if o.kind in ("compute", "file", "step", "paper")))], "a call")
         step = Step(line=self.line(node), text=" ".join((self.segment(node) or "").split())[:200], lang="python",
-                    sources=sources, writes=writes, stdout=True, implicit_writes=not writes, cwd=self.cwd, where=self.where,
-                    program=next((s.ref for s in sources if s.kind == "compute"), None))
+                    sources=sources, writes=writes, stdout=True, implicit_writes=not writes, cwd=self.cwd,
+                    where=self.where, program=next((s.ref for s in sources if s.kind == "compute"), None))
         self.ctx.reading.add(step)
 
     def s_Return(self, node: ast.Return) -> None:
@@ -143,7 +144,8 @@ class PyReader(Expressions):
 
     def s_For(self, node) -> None:
         it = self.ev(node.iter)
-        counted = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+        counted = (isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
+                   and node.iter.func.id == "range")
         computing = loop_computes(node.body, counted) and not self.calls.literal_results(it) and \
             not any(o.kind in ("file", "step", "text", "paper") for o in it.origins)
         self.bind(node.target, Val(it.origins, path=it.path))
@@ -267,7 +269,8 @@ class PyReader(Expressions):
         parts = [lines[start - 1][first:]] + lines[start:end - 1] + [lines[end - 1][:last]]
         return b"".join(parts).decode("utf-8", "replace")
 
-    def sink(self, node: ast.AST, vals: list[Val], writes: list[str] | None = None, stdout: bool = False, how: str = "") -> None:
+    def sink(self, node: ast.AST, vals: list[Val], writes: list[str] | None = None, stdout: bool = False,
+             how: str = "") -> None:
         """An output statement: one step whose sources are the origins of what it outputs."""
         sources = sources_of(vals, how)
         writes = [self.path_of(w) for w in (writes or [])]

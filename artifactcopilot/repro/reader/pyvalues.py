@@ -43,7 +43,8 @@ class Val:
     """The result of argparse's parse_args()."""
 
     def derive(self, how: str = "") -> Val:
-        return Val(frozenset(o._replace(derived=True, how=o.how or how) if o.kind != "compute" else o for o in self.origins))
+        return Val(frozenset(o._replace(derived=True, how=o.how or how) if o.kind != "compute" else o
+                             for o in self.origins))
 
 
 EMPTY = Val()
@@ -63,20 +64,21 @@ STDLIB = set(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 # Third-party packages that display, load or aggregate data; anything else imported is the artifact's own code
 # or a computing library.
 DATA_LIBS = {"numpy", "pandas", "matplotlib", "seaborn", "plotly", "tabulate", "prettytable", "scipy", "statsmodels",
-             "polars", "pyarrow", "h5py", "tables", "openpyxl", "xlrd", "yaml", "ruamel", "toml", "tomli", "rich", "tqdm",
-             "click", "typer", "IPython", "ipywidgets", "texttable", "termcolor", "colorama", "jinja2", "bokeh",
+             "polars", "pyarrow", "h5py", "tables", "openpyxl", "xlrd", "yaml", "ruamel", "toml", "tomli", "rich",
+             "tqdm", "click", "typer", "IPython", "ipywidgets", "texttable", "termcolor", "colorama", "jinja2", "bokeh",
              "altair", "pingouin", "researchpy", "sklearn", "xarray", "dask", "duckdb", "sqlalchemy", "feather",
              "fastparquet", "orjson", "ujson", "simplejson", "natsort", "more_itertools", "toolz", "attr", "attrs",
-             "pydantic", "dataclasses_json", "cycler", "latex", "pylatex", "great_tables", "great_expectations",
-             "docx", "pptx", "xlsxwriter", "pypandoc", "markdown", "mistune", "dateutil", "pytz", "joblib", "absl",
-             "hydra", "omegaconf", "fire", "loguru", "wandb", "mlflow", "tensorboard", "pickle5", "dill",
-             "cloudpickle", "msgpack", "lxml", "bs4", "requests", "httpx", "urllib3", "argparse", "ast"}
+             "pydantic", "dataclasses_json", "cycler", "latex", "pylatex", "great_tables", "great_expectations", "docx",
+             "pptx", "xlsxwriter", "pypandoc", "markdown", "mistune", "dateutil", "pytz", "joblib", "absl", "hydra",
+             "omegaconf", "fire", "loguru", "wandb", "mlflow", "tensorboard", "pickle5", "dill", "cloudpickle",
+             "msgpack", "lxml", "bs4", "requests", "httpx", "urllib3", "argparse", "ast"}
 COMPUTE_LIBS = {"torch", "tensorflow", "keras", "jax", "flax", "xgboost", "lightgbm", "catboost", "transformers",
-                "datasets", "gym", "gymnasium", "simpy", "networkx", "igraph", "z3", "pysat", "ortools", "cvxpy", "pulp",
-                "gurobipy", "sympy", "numba", "cupy", "mpi4py", "ray", "multiprocessing", "concurrent", "subprocess",
-                "opacus", "diffprivlib", "pyro", "pymc", "stan", "pystan", "emcee", "qiskit", "angr", "pwn", "docker",
-                "selenium", "playwright", "scapy", "mininet", "openai", "anthropic", "langchain", "spacy", "nltk",
-                "gensim", "lightning", "pytorch_lightning", "accelerate", "deepspeed", "timm", "torchvision"}
+                "datasets", "gym", "gymnasium", "simpy", "networkx", "igraph", "z3", "pysat", "ortools", "cvxpy",
+                "pulp", "gurobipy", "sympy", "numba", "cupy", "mpi4py", "ray", "multiprocessing", "concurrent",
+                "subprocess", "opacus", "diffprivlib", "pyro", "pymc", "stan", "pystan", "emcee", "qiskit", "angr",
+                "pwn", "docker", "selenium", "playwright", "scapy", "mininet", "openai", "anthropic", "langchain",
+                "spacy", "nltk", "gensim", "lightning", "pytorch_lightning", "accelerate", "deepspeed", "timm",
+                "torchvision"}
 COMPUTE_CALLS = re.compile(r"^(numpy\.random|random|scipy\.optimize|scipy\.integrate|scipy\.stats\.\w+\.rvs|secrets|"
                            r"time\.(perf_counter|time|process_time|monotonic)|timeit|sklearn\.\w+(\.\w+)*\.(fit|train|"
                            r"fit_transform|cross_val\w*|partial_fit|predict\w*)|os\.urandom|uuid|numpy\.linalg)(\.|$)")
@@ -89,29 +91,30 @@ READERS = re.compile(r"^(read_\w+|load|loads|loadtxt|genfromtxt|fromfile|load_wo
                      r"loadmat|File|connect|read_text|read_bytes|DictReader|reader|load_dataset|from_csv|read_file|"
                      r"readlines|readline|read|scan_csv|scan_parquet|memmap|open_workbook|ExcelFile|HDFStore|safe_load|"
                      r"full_load|unsafe_load|load_all|parse|fromstring|imread|load_npz|load_svmlight_file)$")
-WRITERS = {"to_csv", "to_json", "to_latex", "to_markdown", "to_html", "to_excel", "to_parquet", "to_pickle", "to_feather",
-           "to_hdf", "to_string", "savefig", "write_text", "write_bytes", "to_file", "write_csv", "write_parquet",
-           "write_json", "write_image", "write_html", "save", "savetxt", "savez", "savez_compressed", "dump", "dumps",
-           "imsave", "write", "writelines", "writerow", "writerows", "to_sql", "export", "save_fig"}
-PRINTS = {"print", "pprint", "display", "echo", "secho", "info", "warning", "debug", "critical", "error", "log", "write",
-          "markdown", "Markdown", "HTML", "Latex", "rprint", "print_table"}
-AGGREGATES = {"mean", "sum", "std", "var", "median", "min", "max", "count", "size", "nunique", "value_counts", "groupby",
-              "agg", "aggregate", "describe", "pivot", "pivot_table", "crosstab", "quantile", "percentile", "corr", "cov",
-              "sem", "cumsum", "cumprod", "diff", "pct_change", "apply", "transform", "resample", "rolling", "expanding",
-              "len", "Counter", "most_common", "average", "histogram", "bincount", "unique", "sqrt", "log", "log2",
-              "log10", "exp", "dot", "matmul", "ttest_ind", "ttest_rel", "ttest_1samp", "mannwhitneyu", "wilcoxon",
-              "pearsonr", "spearmanr", "kendalltau", "chi2_contingency", "fisher_exact", "kruskal", "f_oneway",
-              "accuracy_score", "f1_score", "precision_score", "recall_score", "confusion_matrix", "roc_auc_score",
-              "classification_report", "idxmax", "idxmin", "argmax", "argmin", "nanmean", "nanstd", "nanmedian",
-              "nansum", "prod", "abs", "fabs", "floor", "ceil", "mode", "stdev", "pstdev", "fmean", "geometric_mean",
-              "harmonic_mean", "div", "mul", "add", "sub", "truediv", "floordiv", "pow", "mod", "isin", "cut", "qcut",
-              "rank", "nlargest", "nsmallest", "clip", "norm", "cdf", "ppf", "pdf", "entropy", "bootstrap", "merge",
-              "linregress", "polyfit", "interp", "trapz", "trapezoid", "gmean", "hmean", "zscore", "binom_test",
-              "binomtest", "cohen_kappa_score", "mean_squared_error", "mean_absolute_error", "r2_score", "auc",
-              "roc_curve", "precision_recall_curve", "average_precision_score", "cliffs_delta", "sort_values_count",
-              "all", "any", "dropna_count", "shape", "ecdf", "factorial", "comb", "perm", "gamma", "lgamma", "erf"}
-PLOTS = {"plot", "bar", "barh", "scatter", "hist", "errorbar", "fill_between", "imshow", "heatmap", "boxplot", "violinplot",
-         "lineplot", "barplot", "scatterplot", "histplot", "catplot", "relplot", "displot", "kdeplot",
+WRITERS = {"to_csv", "to_json", "to_latex", "to_markdown", "to_html", "to_excel", "to_parquet", "to_pickle",
+           "to_feather", "to_hdf", "to_string", "savefig", "write_text", "write_bytes", "to_file", "write_csv",
+           "write_parquet", "write_json", "write_image", "write_html", "save", "savetxt", "savez", "savez_compressed",
+           "dump", "dumps", "imsave", "write", "writelines", "writerow", "writerows", "to_sql", "export", "save_fig"}
+PRINTS = {"print", "pprint", "display", "echo", "secho", "info", "warning", "debug", "critical", "error", "log",
+          "write", "markdown", "Markdown", "HTML", "Latex", "rprint", "print_table"}
+AGGREGATES = {"mean", "sum", "std", "var", "median", "min", "max", "count", "size", "nunique", "value_counts",
+              "groupby", "agg", "aggregate", "describe", "pivot", "pivot_table", "crosstab", "quantile", "percentile",
+              "corr", "cov", "sem", "cumsum", "cumprod", "diff", "pct_change", "apply", "transform", "resample",
+              "rolling", "expanding", "len", "Counter", "most_common", "average", "histogram", "bincount", "unique",
+              "sqrt", "log", "log2", "log10", "exp", "dot", "matmul", "ttest_ind", "ttest_rel", "ttest_1samp",
+              "mannwhitneyu", "wilcoxon", "pearsonr", "spearmanr", "kendalltau", "chi2_contingency", "fisher_exact",
+              "kruskal", "f_oneway", "accuracy_score", "f1_score", "precision_score", "recall_score",
+              "confusion_matrix", "roc_auc_score", "classification_report", "idxmax", "idxmin", "argmax", "argmin",
+              "nanmean", "nanstd", "nanmedian", "nansum", "prod", "abs", "fabs", "floor", "ceil", "mode", "stdev",
+              "pstdev", "fmean", "geometric_mean", "harmonic_mean", "div", "mul", "add", "sub", "truediv", "floordiv",
+              "pow", "mod", "isin", "cut", "qcut", "rank", "nlargest", "nsmallest", "clip", "norm", "cdf", "ppf", "pdf",
+              "entropy", "bootstrap", "merge", "linregress", "polyfit", "interp", "trapz", "trapezoid", "gmean",
+              "hmean", "zscore", "binom_test", "binomtest", "cohen_kappa_score", "mean_squared_error",
+              "mean_absolute_error", "r2_score", "auc", "roc_curve", "precision_recall_curve",
+              "average_precision_score", "cliffs_delta", "sort_values_count", "all", "any", "dropna_count", "shape",
+              "ecdf", "factorial", "comb", "perm", "gamma", "lgamma", "erf"}
+PLOTS = {"plot", "bar", "barh", "scatter", "hist", "errorbar", "fill_between", "imshow", "heatmap", "boxplot",
+         "violinplot", "lineplot", "barplot", "scatterplot", "histplot", "catplot", "relplot", "displot", "kdeplot",
          "pointplot", "stackplot", "step", "stem", "pie", "contour", "contourf", "pcolormesh", "semilogy", "semilogx",
          "loglog", "axhline", "axvline", "text", "annotate", "table", "ecdfplot", "lmplot", "regplot", "matshow"}
 PATH_FUNCS = {"Path", "PurePath", "PosixPath", "join", "abspath", "realpath", "normpath", "expanduser", "resolve",

@@ -102,7 +102,8 @@ class RCalls:
             self.ctx.reading.paper.append(f"{name}({ref})")
             return Val(frozenset({Orig("paper", ref, how=name)}))
         if READERS.match(name):
-            target = pos[-1] if name == "dbConnect" and pos else (pos[0] if pos else named.get("file") or named.get("path"))
+            target = (pos[-1] if name == "dbConnect" and pos
+                      else (pos[0] if pos else named.get("file") or named.get("path")))
             if target is not None and target.path:
                 path = self.path(target.path)
                 return Val(frozenset({Orig("paper" if path_kind(path) == "paper" else "file", path, how=name)}))
@@ -124,8 +125,8 @@ class RCalls:
             self.plot = union(self.plot, *every).derive("plotted")
         elif name == "ggsave":
             target = named.get("filename") or (pos[0] if pos else None)
-            self.output(inner, [self.plot, *every[1:]], writes=[self.path(target.path) if target and target.path else "?"],
-                        how="ggsave", line=line)
+            self.output(inner, [self.plot, *every[1:]],
+                        writes=[self.path(target.path) if target and target.path else "?"], how="ggsave", line=line)
         elif (name in WRITERS and name != "writeLines") or (name == "writeLines" and len(pos) > 1):
             target = named.get("file") or named.get("path") or named.get("con") or (pos[1] if len(pos) > 1 else None)
             self.output(inner, pos[:1], writes=[self.path(target.path) if target and target.path else "?"], how=name,
@@ -166,7 +167,8 @@ class RCalls:
             self.env[p] = named.get(p) or (pos[i] if i < len(pos) else EMPTY)
         self.stack.append(name)
         try:
-            computes = any(t[1] in ("for", "while", "repeat") for t in body) and any(t[1] in ("*", "/", "^") for t in body)
+            computes = (any(t[1] in ("for", "while", "repeat") for t in body)
+                        and any(t[1] in ("*", "/", "^") for t in body))
             result = self.statement(body) if body and body[0][1] != "{" else self._block(body)
         finally:
             self.stack.pop()

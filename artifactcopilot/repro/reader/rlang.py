@@ -19,13 +19,14 @@ TOKEN = re.compile(r"""(?P<comment>\#[^\n]*)|(?P<raw>[rR]["'](?P<dash>-*)[(\[{].
     (?P<str>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?P<bt>`[^`]*`)|
     (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[Li]?|0[xX][0-9a-fA-F]+L?)|
     (?P<id>[A-Za-z.][\w.]*)|(?P<nl>\n)|
-    (?P<op><<-|->>|<-|->|%[^%\n]*%|\|>|::{1,2}|\[\[|\]\]|==|!=|<=|>=|&&|\|\||[-+*/^~?:$@=<>!&|,;(){}\[\]])|(?P<ws>[ \t\r\f\\]+)""",
+    (?P<op><<-|->>|<-|->|%[^%\n]*%|\|>|::{1,2}|\[\[|\]\]|==|!=|<=|>=|&&|\|\||[-+*/^~?:$@=<>!&|,;(){}\[\]])|
+    (?P<ws>[ \t\r\f\\]+)""",
                    re.VERBOSE | re.DOTALL)
-INVISIBLE = {"library", "require", "source", "set.seed", "suppressMessages", "suppressWarnings", "suppressPackageStartupMessages",
-             "invisible", "options", "par", "setwd", "dev.off", "pdf", "png", "jpeg", "svg", "dir.create", "rm", "gc",
-             "Sys.setenv", "theme_set", "stopifnot", "stop", "warning", "on.exit", "attach", "detach", "sink",
-             "registerDoParallel", "install.packages", "cat", "print", "message", "writeLines", "legend", "title",
-             "axis", "mtext", "grid", "layout", "close"}
+INVISIBLE = {"library", "require", "source", "set.seed", "suppressMessages", "suppressWarnings",
+             "suppressPackageStartupMessages", "invisible", "options", "par", "setwd", "dev.off", "pdf", "png", "jpeg",
+             "svg", "dir.create", "rm", "gc", "Sys.setenv", "theme_set", "stopifnot", "stop", "warning", "on.exit",
+             "attach", "detach", "sink", "registerDoParallel", "install.packages", "cat", "print", "message",
+             "writeLines", "legend", "title", "axis", "mtext", "grid", "layout", "close"}
 
 
 def tokens(text: str) -> list[tuple[str, str, int]]:

@@ -57,8 +57,8 @@ def take_heredocs(script: str, ctx: Context) -> str:
 
 def _quoted(line: str, pos: int) -> bool:
     before = line[:pos]
-    return before.count("'") % 2 == 1 or (before.count('"') - before.count('\\"')) % 2 == 1 or "#" in before.split("'")[0] \
-        and before.lstrip().startswith("#")
+    return before.count("'") % 2 == 1 or (before.count('"') - before.count('\\"')) % 2 == 1 or \
+        "#" in before.split("'")[0] and before.lstrip().startswith("#")
 
 
 def read_shell(ctx: Context, script: str, cwd: str = "", line: int = 0) -> str:
@@ -239,7 +239,8 @@ class _Walker:
                 argv.append(word)
             elif p.kind == "redirect":
                 target = self._target(p)
-                if p.type in (">", ">>", "&>", ">|") and p.input in (None, 1) or p.type == ">&" and p.input in (None, 1) and target not in ("2", None):
+                if p.type in (">", ">>", "&>", ">|") and p.input in (None, 1) or \
+                        p.type == ">&" and p.input in (None, 1) and target not in ("2", None):
                     out = target
                 elif p.type in ("<", "<<<"):
                     stdin_file = target
@@ -252,12 +253,13 @@ class _Walker:
                 self.ctx.expanding.pop()
             return [s.index for s in self.ctx.reading.steps[start:] if s.stdout], cwd
         marks = [Source(kind="step", ref=m.group(2), use="display", how="variable") if m.group(1) == "step"
-                 else Source(kind="file", ref=m.group(2), use="display", how="read") for a in argv for m in MARK.finditer(a)]
+                 else Source(kind="file", ref=m.group(2), use="display", how="read")
+                 for a in argv for m in MARK.finditer(a)]
         argv = [MARK.sub("", a) for a in argv]
         if len(argv) == 1 and "=" in argv[0] and marks:  # x=$(cmd): the variable holds the step
             name = argv[0].split("=", 1)[0]
-            self.ctx.shell_vars[name] = "".join(f"\u27e6step:{s.ref}\u27e7" if s.kind == "step" else f"\u27e6file:{s.ref}\u27e7"
-                                                for s in marks)
+            self.ctx.shell_vars[name] = "".join(f"\u27e6step:{s.ref}\u27e7" if s.kind == "step"
+                                                else f"\u27e6file:{s.ref}\u27e7" for s in marks)
             return [], cwd
         text = self.text[node.pos[0]:node.pos[1]] if hasattr(node, "pos") else " ".join(argv)
         call = Call(argv=argv, cwd=cwd, line=self.line_of(node.pos[0]) if hasattr(node, "pos") else self.base,

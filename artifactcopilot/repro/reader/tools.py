@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 
 NEUTRAL = {"cd", "pushd", "popd", "mkdir", "rm", "rmdir", "touch", "chmod", "chown", "export", "set", "unset", "source",
-           ".", "ls", "pwd", "sleep", "true", "false", ":", "wait", "exit", "return", "trap", "shift", "read", "test", "[",
-           "[[", "which", "type", "ulimit", "alias", "date", "nproc", "hostname", "whoami", "sync", "clear", "umask",
-           "declare", "local", "readonly", "shopt", "hash", "history", "printenv", "uname", "df", "du", "free", "id",
-           "git", "apt", "apt-get", "yum", "dnf", "brew", "apk", "pip", "pip3", "conda", "mamba", "micromamba", "npm",
-           "yarn", "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname", "realpath",
-           "readlink", "mktemp", "seq", "kill", "pkill", "ps", "top", "getconf", "locale", "tput", "stty", "logger",
-           "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja", "rustup",
-           "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find", "disown", "bg", "fg", "jobs", "let", "eval", "exec", "newgrp", "chgrp", "setfacl", "tlmgr", "cpanm", "gem",
+           ".", "ls", "pwd", "sleep", "true", "false", ":", "wait", "exit", "return", "trap", "shift", "read", "test",
+           "[", "[[", "which", "type", "ulimit", "alias", "date", "nproc", "hostname", "whoami", "sync", "clear",
+           "umask", "declare", "local", "readonly", "shopt", "hash", "history", "printenv", "uname", "df", "du", "free",
+           "id", "git", "apt", "apt-get", "yum", "dnf", "brew", "apk", "pip", "pip3", "conda", "mamba", "micromamba",
+           "npm", "yarn", "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname",
+           "realpath", "readlink", "mktemp", "seq", "kill", "pkill", "ps", "top", "getconf", "locale", "tput", "stty",
+           "logger", "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja",
+           "rustup", "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find",
+           "disown", "bg", "fg", "jobs", "let", "eval", "exec", "newgrp", "chgrp", "setfacl", "tlmgr", "cpanm", "gem",
            "go-get", "dpkg", "snap", "flatpak", "add-apt-repository", "gpg", "wget-ssl", "module", "ml", "spack"}
 DISPLAY = {"cat", "tac", "head", "tail", "less", "more", "nl", "column", "sed", "awk", "gawk", "mawk", "nawk", "grep",
            "egrep", "fgrep", "rg", "ag", "cut", "sort", "uniq", "tr", "paste", "join", "fold", "fmt", "pr", "expand",
@@ -43,13 +44,13 @@ INTERPRETERS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipy
                 "ruby", "node", "nodejs", "bash", "sh", "zsh", "dash", "ksh", "octave", "matlab", "stata", "gnuplot",
                 "php", "lua", "groovy", "kotlin", "scala", "java", "deno", "bun", "tclsh", "swift", "ocaml", "racket",
                 "runghc", "runhaskell", "sage", "maxima", "pwsh", "Rscript.exe"}
-BUILD_RUNNERS = {"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "sbt", "ant", "lein", "cargo", "go", "dune", "stack",
-                 "cabal", "dotnet", "swift", "mix", "bazel", "buck", "npx", "snakemake", "nextflow", "luigi", "pytest",
-                 "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc"}
+BUILD_RUNNERS = {"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "sbt", "ant", "lein", "cargo", "go", "dune",
+                 "stack", "cabal", "dotnet", "swift", "mix", "bazel", "buck", "npx", "snakemake", "nextflow", "luigi",
+                 "pytest", "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc"}
 SIMPLE_WRAPPERS = {"sudo", "time", "/usr/bin/time", "nice", "nohup", "ionice", "exec", "command", "builtin", "chronic",
                    "unbuffer", "caffeinate", "xvfb-run", "stdbuf", "numactl", "taskset", "valgrind", "strace", "perf",
-                   "hyperfine", "catchsegv", "setsid", "faketime", "script", "ltrace", "firejail", "cgexec", "systemd-run",
-                   "then", "do", "else", "elif", "!"}
+                   "hyperfine", "catchsegv", "setsid", "faketime", "script", "ltrace", "firejail", "cgexec",
+                   "systemd-run", "then", "do", "else", "elif", "!"}
 RUNNER_WRAPPERS = {"poetry": ("run",), "uv": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",),
                    "conda": ("run",), "mamba": ("run",), "micromamba": ("run",), "pixi": ("run",), "rye": ("run",),
                    "nix-shell": (), "nix": ("develop", "shell", "run"), "guix": ("shell",), "pipx": ("run",)}
@@ -59,12 +60,12 @@ CONTAINERS = {"docker", "podman", "nerdctl", "docker-compose", "podman-compose",
 
 # Options that take a value, per wrapper (to find where the wrapped command starts).
 VALUE_OPTS = {
-    "docker": {"-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "--name", "-p", "--publish", "--entrypoint",
-               "-u", "--user", "--network", "--net", "--gpus", "--shm-size", "-m", "--memory", "--cpus", "--mount",
-               "--platform", "--cpuset-cpus", "--ulimit", "-h", "--hostname", "--add-host", "--label", "-l", "--runtime",
-               "--cap-add", "--cap-drop", "--security-opt", "--device", "--ipc", "--pid", "--memory-swap", "--tmpfs",
-               "--log-driver", "--restart", "--stop-timeout", "--cidfile", "--group-add", "--dns", "--expose", "-f",
-               "--file", "--project-name", "--profile", "--project-directory", "--detach-keys"},
+    "docker": {"-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "--name", "-p", "--publish",
+               "--entrypoint", "-u", "--user", "--network", "--net", "--gpus", "--shm-size", "-m", "--memory", "--cpus",
+               "--mount", "--platform", "--cpuset-cpus", "--ulimit", "-h", "--hostname", "--add-host", "--label", "-l",
+               "--runtime", "--cap-add", "--cap-drop", "--security-opt", "--device", "--ipc", "--pid", "--memory-swap",
+               "--tmpfs", "--log-driver", "--restart", "--stop-timeout", "--cidfile", "--group-add", "--dns",
+               "--expose", "-f", "--file", "--project-name", "--profile", "--project-directory", "--detach-keys"},
     "singularity": {"-B", "--bind", "--pwd", "-H", "--home", "--env", "--overlay", "-W", "--workdir", "--env-file"},
     "srun": {"-n", "-N", "-c", "-p", "-t", "--time", "--mem", "-A", "--account", "--partition", "--gres", "-J",
              "--job-name", "-o", "-e", "--ntasks", "--cpus-per-task", "--nodes", "--qos"},
@@ -96,10 +97,12 @@ OUTPUT_OPTS = re.compile(r"^--?(o|out|output|outputs|out[-_]?dir|output[-_]?dir|
                          r"outdir|save|save[-_]?dir|save[-_]?path|save[-_]?to|dest|destination|target[-_]?dir|dump|"
                          r"export|write|logs|log[-_]?dir|logdir|log[-_]?file|results?[-_]?dir|results?[-_]?path|"
                          r"results?[-_]?file|report|csv|json[-_]?out|plot[-_]?dir|fig[-_]?dir|prefix|workdir|"
-                         r"work[-_]?dir|exp[-_]?dir|run[-_]?dir|checkpoint[-_]?dir|ckpt[-_]?dir|model[-_]?dir)$", re.IGNORECASE)
+                         r"work[-_]?dir|exp[-_]?dir|run[-_]?dir|checkpoint[-_]?dir|ckpt[-_]?dir|model[-_]?dir)$",
+                         re.IGNORECASE)
 # Of those, the ones an aggregation step reads rather than writes (`summarize.py --results-dir results/raw`).
-INPUT_LIKE_OUTPUT_OPTS = re.compile(r"^--?(results?[-_]?(dir|path|file)|logs|log[-_]?dir|logdir|exp[-_]?dir|run[-_]?dir|"
-                                    r"workdir|work[-_]?dir|prefix|checkpoint[-_]?dir|ckpt[-_]?dir|model[-_]?dir)$", re.IGNORECASE)
+INPUT_LIKE_OUTPUT_OPTS = re.compile(r"^--?(results?[-_]?(dir|path|file)|logs|log[-_]?dir|logdir|exp[-_]?dir|"
+                                    r"run[-_]?dir|workdir|work[-_]?dir|prefix|checkpoint[-_]?dir|ckpt[-_]?dir|"
+                                    r"model[-_]?dir)$", re.IGNORECASE)
 # Display-tool options that take a value (so the value is not read as a file).
 TOOL_VALUE_OPTS = {"head": {"-n", "-c"}, "tail": {"-n", "-c"}, "cut": {"-d", "-f", "-c", "-b"},
                    "sort": {"-k", "-t", "-o", "-S", "-T"}, "column": {"-s", "-t", "-o", "-c", "-N", "-R"},
@@ -116,8 +119,8 @@ PROGRAM_FIRST = {"sed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep",
 
 _AWK_ARITH = re.compile(r"\+=|-=|\*=|/=|\+\+|\bNR\b\s*[-+*/)]|[-+*/]\s*\bNR\b|\bsum\b|\btotal\b|\bavg\b|\bmean\b|"
                         r"\bsqrt\b|\blog\b|\bexp\b|\$\w+\s*[-+*/]\s*\$?\w+|\bcount\b")
-_JQ_ARITH = re.compile(r"\badd\b|\blength\b|\bmin\b|\bmax\b|\bgroup_by\b|\breduce\b|[^/]\s/\s|\*|\bmap_values\b|\bsqrt\b|"
-                       r"\bavg\b|\bfloor\b|\bceil\b|\bunique\b|\bcount\b")
+_JQ_ARITH = re.compile(r"\badd\b|\blength\b|\bmin\b|\bmax\b|\bgroup_by\b|\breduce\b|[^/]\s/\s|\*|\bmap_values\b|"
+                       r"\bsqrt\b|\bavg\b|\bfloor\b|\bceil\b|\bunique\b|\bcount\b")
 _SQL_AGG = re.compile(r"\b(avg|sum|count|min|max|stddev|median|group\s+by|total)\b", re.IGNORECASE)
 
 
@@ -135,7 +138,8 @@ def derives(tool: str, argv: list[str]) -> bool:
     if tool in ("uniq",):
         return "-c" in argv or "--count" in argv
     if tool in ("grep", "egrep", "fgrep", "rg", "zgrep"):
-        return any(a in ("-c", "--count") or (a.startswith("-") and not a.startswith("--") and "c" in a) for a in argv[1:])
+        return any(a in ("-c", "--count") or (a.startswith("-") and not a.startswith("--") and "c" in a)
+                   for a in argv[1:])
     if tool == "mlr":
         return any(a in ("stats1", "stats2", "count", "count-distinct", "merge-fields", "step", "top") for a in argv)
     return False

@@ -96,7 +96,8 @@ def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
     archives = flagged or [p for p in paths if path_kind(p) == "archive"]
     if prog in ("gzip", "bzip2", "xz", "zstd") and not any(a.startswith("-") and "d" in a for a in args):
         return emit(ctx, call, _step(call, neutral=True, program=prog))  # compressing, not unpacking
-    dest = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-C", "-d", "--directory")), None)
+    dest = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1])
+                 if a in ("-C", "-d", "--directory")), None)
     writes = []
     for a in archives:
         stem = re.sub(r"\.(tar\.gz|tar\.xz|tar\.bz2|tgz|zip|tar|gz|bz2|xz|7z|zst|rar)$", "", a, flags=re.IGNORECASE)
@@ -104,8 +105,8 @@ def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
     if not archives and call.stdin:
         return emit(ctx, call, _step(call, sources=list(call.stdin), program=prog, role="display"))
     sources = [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
-    to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout") or (a.startswith("-") and "O" in a and prog == "tar")
-                    for a in args)
+    to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout")
+                    or (a.startswith("-") and "O" in a and prog == "tar") for a in args)
     step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display",
                  neutral=not sources)
     return emit(ctx, call, step) if to_stdout else silent(ctx, step)
@@ -114,12 +115,13 @@ def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
 def _fetch(ctx: Context, call: Call, prog: str) -> list[int]:
     urls = [a for a in call.argv[1:] if "://" in a or a.startswith(("s3:", "gs:", "doi:"))]
     args = call.argv[1:]
-    out = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1]) if a in ("-O", "-o", "--output",
-                                                                                             "--output-document")), None)
+    out = next((normalize(args[i + 1], call.cwd) for i, a in enumerate(args[:-1])
+                if a in ("-O", "-o", "--output", "--output-document")), None)
     if not urls:
         return emit(ctx, call, _step(call, neutral=True, program=prog))
     sources = [Source(kind="file", ref=u, use="display", how=f"{prog} (download)") for u in urls]
-    writes = [out] if out and out != "-" else [normalize(u.rstrip("/").rsplit("/", 1)[-1].split("?")[0], call.cwd) for u in urls]
+    writes = [out] if out and out != "-" else [normalize(u.rstrip("/").rsplit("/", 1)[-1].split("?")[0], call.cwd)
+                                               for u in urls]
     to_stdout = out == "-" or (prog == "curl" and out is None and "-O" not in args)
     step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display")
     return emit(ctx, call, step) if to_stdout else silent(ctx, step)
