@@ -36,7 +36,8 @@ class Comparing:
         """Whether a paper table carries results or describes inputs (data sets, subjects, sizes)."""
         return table_role(table, self.ctx.paper.text)
 
-    def check_expected_output(self, label: str, expected: str, produced: str, source: str) -> tuple[OutputMatch, Evidence]:
+    def check_expected_output(self, label: str, expected: str, produced: str,
+                              source: str) -> tuple[OutputMatch, Evidence]:
         """The output the documentation gives for a command against what the run printed."""
         match = match_expected_output(expected, produced)
         ev = self._record(f"expected-output-{label}", {"check": "documented expected output", "command": label,
@@ -62,7 +63,8 @@ class Comparing:
             return [], None
         results = match_documented_outputs(documented, created, session.root)
         produced = [r for r in results if r.verdict == "produced"]
-        ev = self._record("documented-outputs", {"check": "documented output files", "results": [r.to_dict() for r in results]},
+        ev = self._record("documented-outputs", {"check": "documented output files",
+                                                 "results": [r.to_dict() for r in results]},
                           f"{len(produced)} of {len(results)} documented outputs produced by the runs",
                           EvidenceLevel.E2 if produced else EvidenceLevel.E1)
         return results, ev
@@ -71,7 +73,8 @@ class Comparing:
         """Numbers the paper states in its text (not its tables) that the run's output shows."""
         claims = claim_numbers(self.ctx.paper.text, list(self.ctx.paper.tables))
         found = [m for m in find_claim_numbers(claims, produced) if m.found] if claims else []
-        ev = self._record("paper-numbers", {"check": "numbers stated in the paper", "stated": [c.to_dict() for c in claims],
+        ev = self._record("paper-numbers", {"check": "numbers stated in the paper",
+                                            "stated": [c.to_dict() for c in claims],
                                             "found": [m.to_dict() for m in found]},
                           f"{len(found)} of {len(claims)} numbers stated in the paper appear in the output",
                           EvidenceLevel.E2 if found else EvidenceLevel.E1)

@@ -20,9 +20,12 @@ from .context import ReviewContext
 MAX_READ = 2_000_000
 NOTEBOOK_TOOLS = ("jupyter",)
 """Tools the docs name that the review does not install up front: notebooks run headless with nbclient."""
-DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment[^/]*\.ya?ml|Pipfile(\.lock)?|poetry\.lock|"
-                              r"Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|package\.json|package-lock\.json|Cargo\.toml|pom\.xml|build\.gradle|"
-                              r"renv\.lock|DESCRIPTION|go\.mod|Makefile|(setup|install)\.sh|conda[^/]*\.ya?ml|uv\.lock)$", re.I)
+DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|"
+                              r"environment[^/]*\.ya?ml|Pipfile(\.lock)?|poetry\.lock|"
+                              r"Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|package\.json|package-lock\.json|"
+                              r"Cargo\.toml|pom\.xml|build\.gradle|"
+                              r"renv\.lock|DESCRIPTION|go\.mod|Makefile|(setup|install)\.sh|conda[^/]*\.ya?ml|uv\.lock)$",
+                              re.I)
 
 
 def read_text(base: Path | None, rel: str, max_bytes: int) -> str | None:
@@ -46,7 +49,8 @@ class Reading:
     def acquire_artifact(self) -> tuple[Acquisition, Evidence]:
         acq = self.ctx.acquire()
         summary = f"acquired {acq.kind} with {len(acq.files)} files" if acq.ok else f"acquisition failed: {acq.error}"
-        return acq, self.ctx.store.add_json(self.phase, "acquisition", "acquisition", acq.to_dict(), summary, EvidenceLevel.E1)
+        return acq, self.ctx.store.add_json(self.phase, "acquisition", "acquisition", acq.to_dict(), summary,
+                                            EvidenceLevel.E1)
 
     def list_files(self) -> list[str]:
         return self.ctx.files()
@@ -101,7 +105,8 @@ class Reading:
         kinds = {k: len(found.steps_of(k)) for k in ("install", "data", "download", "workflow", "test", "plot")}
         summary = (f"{len(found.docs)} documents, {len(found.steps)} commands ("
                    + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + f"), {len(found.notebooks)} notebooks")
-        return found, self.ctx.store.add_json(self.phase, "docs", "docs-discovery", found.to_dict(), summary, EvidenceLevel.E1)
+        return found, self.ctx.store.add_json(self.phase, "docs", "docs-discovery", found.to_dict(), summary,
+                                              EvidenceLevel.E1)
 
     def plan_environment(self, found: Discovery, packages: Iterable[str] = ()) -> tuple[EnvPlan, Evidence]:
         """What a careful reviewer would run to set up the environment the docs describe; logged, nothing run."""
@@ -110,7 +115,8 @@ class Reading:
         entries = [t for s in found.steps if s.kind in ("workflow", "plot") for t in _entry_files(s.inner, s.cwd)]
         plan = plan_environment(self.list_files(), lambda rel: self.read_file(rel, 2_000_000), documented,
                                 self.ctx.sandbox.interpreters(), container="apt" in self.ctx.sandbox.capabilities,
-                                workflow_entries=entries, doc_python=found.python_versions, doc_tools=[t for t in found.system_tools if t not in NOTEBOOK_TOOLS],
+                                workflow_entries=entries, doc_python=found.python_versions,
+                                doc_tools=[t for t in found.system_tools if t not in NOTEBOOK_TOOLS],
                                 doc_packages=list(packages), era=contemporary_python(paper_year(self.ctx.paper.text)))
         chosen = plan.python.chosen if plan.python else "none"
         summary = f"python {chosen}; {len(plan.steps)} provisioning steps; {len(plan.notes)} notes"
@@ -121,7 +127,8 @@ class Reading:
         """The declared environment: dependency, container and setup files with their first lines; logged."""
         deps = self.dependency_files()
         heads = {f: (self.read_file(f, 4000) or "")[:1500] for f in deps[:10]}
-        ev = self.ctx.store.add_json(self.phase, "environment", "environment", {"dependency_files": deps, "contents": heads},
+        ev = self.ctx.store.add_json(self.phase, "environment", "environment",
+                                     {"dependency_files": deps, "contents": heads},
                                      f"{len(deps)} dependency files", EvidenceLevel.E1)
         return deps, heads, ev
 

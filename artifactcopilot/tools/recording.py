@@ -18,7 +18,8 @@ class Recording:
         store = self.ctx.store
         if isinstance(data, (dict, list)):
             return store.add_json(self.phase, kind, name, data, summary, level)
-        return store.add(self.phase, kind, name, data if isinstance(data, (str, bytes)) else json.dumps(data), summary, level)
+        return store.add(self.phase, kind, name, data if isinstance(data, (str, bytes)) else json.dumps(data), summary,
+                         level)
 
     def record_intervention(self, action: Action, purpose: str, evidence: list[str] | None = None) -> Intervention:
         """Classify and log an action; the same fix applied again is one ledger entry, not two."""
@@ -32,6 +33,6 @@ def log_intervention(ctx: ReviewContext, phase: str, action: Action, purpose: st
     for earlier in ctx.store.interventions():
         if earlier.action == text and earlier.level == cls.level:
             return earlier
-    entry = Intervention(id=ctx.store.next_intervention_id(), phase=phase, action=text, purpose=purpose, level=cls.level,
-                         rule=cls.rule, anticipated_impact=cls.impact, evidence=evidence or [])
+    entry = Intervention(id=ctx.store.next_intervention_id(), phase=phase, action=text, purpose=purpose,
+                         level=cls.level, rule=cls.rule, anticipated_impact=cls.impact, evidence=evidence or [])
     return ctx.store.log_intervention(entry)

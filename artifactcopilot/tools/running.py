@@ -56,7 +56,8 @@ def _replay_setup(ctx: ReviewContext, session: Session, phase: str) -> None:
         elif "build" in step:  # the artifact's own container: later phases ran inside it
             if "build_image" not in session.capabilities:
                 continue
-            res, line = session.build_image(step["build"], timeout=ctx.options.timeout_s), f"docker build {step['build']}"
+            res, line = (session.build_image(step["build"], timeout=ctx.options.timeout_s),
+                         f"docker build {step['build']}")
         else:
             res = session.run(step["script"], timeout=ctx.options.timeout_s, env=step.get("env"),
                               network=step.get("network", False), cwd=step.get("cwd", "."))
@@ -70,18 +71,21 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
     for note in record.limits_hit:
         ctx.flags.add(Flag(severity="low", code="sandbox-limit", message=f"{backend}: `{shown}`: {note}", phase=phase))
     if record.network:
-        ctx.flags.add(Flag(severity="info", code="network-enabled", message=f"{backend}: network enabled for `{shown}`", phase=phase))
+        ctx.flags.add(Flag(severity="info", code="network-enabled", message=f"{backend}: network enabled for `{shown}`",
+                           phase=phase))
 
 
 FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare")
 NOTEBOOK_OUT = ".copilot/notebooks"
 """Executed copies of notebooks, inside the artifact copy (the notebook itself is never rewritten)."""
-NOTEBOOK_RUNNER = """import sys, nbformat
+# The runner's source is sent as is; its long lines are split across adjacent literals, not in the sent text.
+NOTEBOOK_RUNNER = ("""import sys, nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 source, target, folder = sys.argv[1:4]
 nb = nbformat.read(source, as_version=4)
-client = NotebookClient(nb, timeout=None, kernel_name="python3", allow_errors=False, resources={"metadata": {"path": folder}})
+client = NotebookClient(nb, timeout=None, kernel_name="python3", allow_errors=False, """
+                   """resources={"metadata": {"path": folder}})
 status = 0
 try:
     client.execute()
@@ -90,11 +94,13 @@ except CellExecutionError as exc:
     print(str(exc)[-4000:], file=sys.stderr)
 finally:
     nbformat.write(nb, target)
-errors = sum(1 for c in nb.cells if c.get("cell_type") == "code" for o in c.get("outputs", []) if o.get("output_type") == "error")
+errors = sum(1 for c in nb.cells if c.get("cell_type") == "code" for o in c.get("outputs", []) """
+                   """if o.get("output_type") == "error")
 outputs = sum(1 for c in nb.cells if c.get("cell_type") == "code" and c.get("outputs"))
-print(f"executed {source}: {len([c for c in nb.cells if c.get('cell_type') == 'code'])} code cells, {outputs} with output, {errors} errors -> {target}")
+print(f"executed {source}: {len([c for c in nb.cells if c.get('cell_type') == 'code'])} code cells, """
+                   """{outputs} with output, {errors} errors -> {target}")
 sys.exit(status)
-"""
+""")
 
 
 def invocation_of(action: Action, kind: str) -> str:
@@ -142,9 +148,11 @@ class Running:
         if note:
             summary = f"{note} -> {status}"
         ev = self.ctx.store.add(self.phase, kind, name or command_name(script),
-                                format_log(script, rec, result.stdout_full, result.stderr_full, note, invocation), summary)
+                                format_log(script, rec, result.stdout_full, result.stderr_full, note, invocation),
+                                summary)
         if with_record:
-            self.ctx.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"), f"record of {ev.id}")
+            self.ctx.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"),
+                                    f"record of {ev.id}")
         raise_run_flags(self.ctx, rec, self.phase)
         return ev
 
@@ -175,9 +183,10 @@ class Running:
             if target is None:
                 continue
             verb = "deleted" if path in record.files_deleted else "modified"
-            entry = log_intervention(self.ctx, self.phase, Action("edit", f"{script.strip()[:200]} ({verb} {path})", target=path),
-                                     f"the command {verb} the artifact's {'code' if target == 'core' else 'configuration'} "
-                                     f"file {path}", [ev_id])
+            entry = log_intervention(self.ctx, self.phase,
+                                     Action("edit", f"{script.strip()[:200]} ({verb} {path})", target=path),
+                                     f"the command {verb} the artifact's "
+                                     f"{'code' if target == 'core' else 'configuration'} file {path}", [ev_id])
             worst = entry if worst is None or entry.level > worst.level else worst
         return worst
 
@@ -210,7 +219,8 @@ class Running:
                   f"{shlex.quote(notebook)} {shlex.quote(executed)} {shlex.quote(folder)} <<'PY'\n{NOTEBOOK_RUNNER}PY")
         return self._run(script, action, purpose, kind=kind, timeout=timeout), executed
 
-    def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
+    def verify_provenance(self, script: str, withheld: str,
+                          env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
         fresh = self.ctx.sandbox.fresh(self.ctx.artifact_root())
         try:

@@ -13,7 +13,8 @@ from .reuse import run_reuse
 from .run import run_workflow_phase
 from .unassessed import run_unassessed
 
-PHASE_RUNNERS = {"gate": run_gate, "D1": run_docs, "D2": run_env, "D3": run_workflow_phase, "D4": run_claims, "D5": run_reuse}
+PHASE_RUNNERS = {"gate": run_gate, "D1": run_docs, "D2": run_env, "D3": run_workflow_phase, "D4": run_claims,
+                 "D5": run_reuse}
 
 
 class HeuristicAgent:

@@ -55,7 +55,8 @@ def inconsistency_flags(inconsistencies: list[dict]) -> list[Flag]:
         by_table.setdefault(inc["table"], []).append(inc)
     return [Flag(severity="low", code="paper-artifact-inconsistency", phase="D4",
                  message=f"{label}: {len(cells)} cells differ — " + "; ".join(
-                     f"{c['row']} / {c['column']}: paper {c['paper']}, artifact {c['artifact']} ({c['kind']})" for c in cells[:8])
+                     f"{c['row']} / {c['column']}: paper {c['paper']}, artifact {c['artifact']} ({c['kind']})"
+                     for c in cells[:8])
                  + (" …" if len(cells) > 8 else ""))
             for label, cells in by_table.items()]
 
@@ -115,11 +116,13 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     checks = beyond_tables(tools, d1.facts, runs, all_text)
     record.update({"inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
                    "documented_output": checks.documented_output, "figures": checks.figures,
-                   "paper_numbers": {"stated": checks.numbers_stated, "found": [m["claim"]["text"] for m in checks.numbers_found]}})
+                   "paper_numbers": {"stated": checks.numbers_stated,
+                                     "found": [m["claim"]["text"] for m in checks.numbers_found]}})
     reproduced, copied = tables["reproduced"], tables["copied"]
     level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
     ev = tools.record_evidence("comparison", "claim-mapping", record,
-                               f"tables reproduced: {', '.join(reproduced) or 'none'}; copied: {', '.join(copied) or 'none'}; "
+                               f"tables reproduced: {', '.join(reproduced) or 'none'}; "
+                               f"copied: {', '.join(copied) or 'none'}; "
                                f"{len(checks.documented_output)} documented outputs, {len(checks.figures)} figures, "
                                f"{len(checks.numbers_found)}/{checks.numbers_stated} stated numbers", level)
     return _judged(ctx, tools, runs, tables, checks, ev.id, level)
@@ -135,17 +138,22 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     weak = (tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.peripheral)
             or bool(checks.documented_output or checks.figures))
     checklist = [
-        item("D4.executed", True, run_ids[:5], f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
+        item("D4.executed", True, run_ids[:5],
+             f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
         item("D4.weak_mapping", weak, beyond, f"{tables['matched_cells']} table cells, {numbers} stated numbers, "
-             f"{len(checks.documented_output)} documented outputs" + (f"; peripheral: {'; '.join(checks.peripheral[:2])}"
-                                                                      if checks.peripheral else "")),
-        item("D4.mapping", mapping, [ev_id], f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
+             f"{len(checks.documented_output)} documented outputs"
+             + (f"; peripheral: {'; '.join(checks.peripheral[:2])}" if checks.peripheral else "")),
+        item("D4.mapping", mapping, [ev_id],
+             f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
         item("D4.documented_output", bool(checks.documented_output), beyond, "; ".join(checks.documented_output[:4])
              or "the runs did not produce what the documentation says they should (or it says nothing comparable)"),
-        item("D4.figures", bool(checks.figures), beyond, "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
-        item("D4.paper_numbers", numbers >= 1, beyond, f"{numbers} of {checks.numbers_stated} numbers the paper states found"),
+        item("D4.figures", bool(checks.figures), beyond,
+             "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
+        item("D4.paper_numbers", numbers >= 1, beyond,
+             f"{numbers} of {checks.numbers_stated} numbers the paper states found"),
         item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
-             (f"matching output copied from {', '.join(copied)}" if copied else "no paper results table fully reproduced")),
+             (f"matching output copied from {', '.join(copied)}" if copied
+              else "no paper results table fully reproduced")),
         item("D4.traceable", mapping or bool(checks.documented_output or checks.figures), cites,
              "command -> output -> paper or documentation object recorded"),
     ]
@@ -157,11 +165,13 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
                "Output matching the paper was copied from checked-in files." if copied else
                f"Best table match {tables['ratio']:.0%}.")
     summary += (f" Documentation checks: {len(checks.documented_output)} documented outputs reproduced, "
-                f"{len(checks.figures)} documented figures regenerated; {numbers} of {checks.numbers_stated} stated numbers found.")
+                f"{len(checks.figures)} documented figures regenerated; "
+                f"{numbers} of {checks.numbers_stated} stated numbers found.")
     if tables["descriptive"]:
         summary += f" Matched only descriptive tables: {', '.join(tables['descriptive'])} (not the main result)."
     if tables["inconsistencies"]:
-        summary += f" {len(tables['inconsistencies'])} table cells differ from the paper (see the paper-artifact-inconsistency flags)."
+        summary += (f" {len(tables['inconsistencies'])} table cells differ from the paper "
+                    "(see the paper-artifact-inconsistency flags).")
     return _packet(ctx, tools, checklist, level, facts, ev_id, summary, inconsistency_flags(tables["inconsistencies"]))
 
 
@@ -171,16 +181,20 @@ def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> Phas
     copied = []
     if displayed:
         shown = stdout_of(tools.store.read(displayed["evidence"]))
-        copied = [t.label or "table" for t in tools.paper_tables() if (c := tools.compare_table(t, shown)) and c.success]
-    record = {"reason": "no reviewer-executed output at E2 (D3)", "displayed": displayed, "paper_tables_in_displayed_output": copied}
+        copied = [t.label or "table" for t in tools.paper_tables()
+                  if (c := tools.compare_table(t, shown)) and c.success]
+    record = {"reason": "no reviewer-executed output at E2 (D3)", "displayed": displayed,
+              "paper_tables_in_displayed_output": copied}
     ev = tools.record_evidence("comparison", "claim-mapping", record,
                                f"precomputed {', '.join(copied)} displayed from {displayed['file']}"
                                if copied and displayed else "nothing to compare: the workflow produced no valid output",
                                EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
-    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "main_result", "traceable")
+    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "main_result",
+             "traceable")
     checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in names]
-    facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied, "reproduction_evidence": cites}
+    facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied,
+             "reproduction_evidence": cites}
     summary = (f"The output matching {', '.join(copied)} is the checked-in {displayed['file']}, not computed by "
                "the run." if copied and displayed else "No executed output to map to the paper.")
     return _packet(ctx, tools, checklist, EvidenceLevel.E1 if displayed else EvidenceLevel.E0, facts, ev.id, summary)

@@ -34,7 +34,8 @@ class Checks:
         out = [f"documented output of `{e['command']}` matched" for e in self.expected if e["verdict"] == "match"]
         out += [f"{n['notebook']}: stored outputs reproduced" for n in self.notebooks
                 if n["verdict"] == "match" and not n["descriptive"]]
-        out += [f"{d['documented']} produced" for d in self.documented if d["verdict"] == "produced" and not d.get("figure")]
+        out += [f"{d['documented']} produced" for d in self.documented
+                if d["verdict"] == "produced" and not d.get("figure")]
         return out
 
     @property

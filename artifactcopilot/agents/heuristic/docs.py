@@ -32,7 +32,8 @@ def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     docs = ", ".join(d.path for d in found.docs[:6]) + (" …" if len(found.docs) > 6 else "")
     notes = {
         "entry": f"{entry}; documents read: {docs}",
-        "setup": f"{commands['install']} install commands" + (f"; packages named: {', '.join(packages)}" if packages else ""),
+        "setup": f"{commands['install']} install commands"
+                 + (f"; packages named: {', '.join(packages)}" if packages else ""),
         "workflow": f"{commands['workflow'] + commands['plot']} workflow commands, {len(found.notebooks)} notebooks",
         "mapping": f"mentions {', '.join(found.paper_refs[:8])}" if found.paper_refs else "no paper table/figure named",
         "dependencies": f"dependency files: {', '.join(deps)}" if deps else "",
@@ -53,7 +54,8 @@ def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         **{f"declines_{b}": v for b, v in declined(found).items()},
     }
     missing = [n for n in ITEMS if not signals.get(n)]
-    summary = (f"{len(found.docs)} documents read ({docs}): {len(found.steps)} commands, {len(found.notebooks)} notebooks. "
+    summary = (f"{len(found.docs)} documents read ({docs}): {len(found.steps)} commands, "
+               f"{len(found.notebooks)} notebooks. "
                + (f"Missing: {', '.join(missing)}." if missing else "All documentation items present."))
     if request:
         summary += f" The authors apply for: {', '.join(request.badges)} ({request.source})."

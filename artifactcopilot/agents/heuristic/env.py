@@ -22,8 +22,8 @@ from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, steps_of
 from .runsteps import command_of
 
-ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|uv\.lock|"
-                       r"renv\.lock|package-lock\.json|requirements[^/]*\.txt)$", re.I)
+ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|"
+                       r"uv\.lock|renv\.lock|package-lock\.json|requirements[^/]*\.txt)$", re.I)
 PINNED = re.compile(r"(poetry|uv|Pipfile)\.lock$|package-lock\.json$|renv\.lock$", re.I)
 ENTRY = re.compile(r"\.(py|sh|R|r|jl|ipynb|pl|rb|js)$")
 
@@ -48,7 +48,8 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         if switched.record.ok:
             setup["replay"].insert(0, {"suite": plan.python.interpreter})
         else:
-            setup["failed"].append(f"the {plan.python.interpreter} base image could not be used ({switched.evidence.id})")
+            setup["failed"].append(f"the {plan.python.interpreter} base image could not be used "
+                                   f"({switched.evidence.id})")
     setup["venv_step"] = venv_step.to_dict() if venv_step else None
     probes = _probe(tools, plan, steps, deadline)
     return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
@@ -69,21 +70,24 @@ def _suite(tools: PhaseTools, plan: EnvPlan):
         return None
     action = Action("version" if plan.python.drift else "run", f"use the Python {plan.python.chosen} of Debian "
                     f"{plan.python.interpreter}", documented=not plan.python.drift)
-    return tools.use_suite(plan.python.interpreter, action, "; ".join(plan.python.reasons) or "the interpreter the artifact asks for")
+    return tools.use_suite(plan.python.interpreter, action,
+                           "; ".join(plan.python.reasons) or "the interpreter the artifact asks for")
 
 
 def _container_build(tools: PhaseTools, steps: list[Step], deadline: Deadline) -> dict | None:
     """The artifact's own container (a Dockerfile it ships), where the sandbox can build one: when it builds,
     the artifact runs in it; when it does not, the plan's environment is set up instead."""
     files = set(tools.list_files())
-    documented = next((s for s in steps if s.kind == "install" and re.match(r"(sudo\s+)?docker(-compose)?\s+build", s.inner)), None)
+    documented = next((s for s in steps if s.kind == "install"
+                       and re.match(r"(sudo\s+)?docker(-compose)?\s+build", s.inner)), None)
     dockerfile = _dockerfile_of(documented.inner, documented.cwd, files) if documented else None
     dockerfile = dockerfile or ("Dockerfile" if "Dockerfile" in files else None)
     timeout = deadline.timeout(tools.options.timeout_s)
     if dockerfile is None or timeout is None or "build_image" not in tools.ctx.sandbox.capabilities:
         return None
     cmd = documented.cmd if documented else "docker build ."
-    res = tools.build_image(dockerfile, Action("run", cmd, documented=documented is not None), "the artifact's own container")
+    res = tools.build_image(dockerfile, Action("run", cmd, documented=documented is not None),
+                            "the artifact's own container")
     if res is None:
         return None
     return {"ok": res.record.ok, "evidence": res.evidence.id, "dockerfile": dockerfile,
@@ -134,7 +138,8 @@ def _provision(tools: PhaseTools, plan: EnvPlan, deadline: Deadline) -> dict:
             tools.ctx.venv_ready = True
         if ok:
             done["replay"].append({"script": step.script, "env": step.env, "network": step.network,
-                                   **({"venv": True} if step.kind == "venv" and f"-m venv {VENV}" in step.script else {})})
+                                   **({"venv": True} if step.kind == "venv" and f"-m venv {VENV}" in step.script
+                                      else {})})
         elif step.required:
             why = "timed out" if res.record.timed_out else f"exit {res.record.exit_code}"
             done["failed"].append(f"{step.purpose} ({why}; see {res.evidence.id})")
@@ -159,12 +164,14 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
         out["evidence"].append(res.evidence.id)
         out["problems"] += [f"console script {ln.split()[0]} missing" for ln in res.record.stdout.splitlines()
                             if ln.endswith("MISSING")]
-    files, missing_scripts = set(tools.list_files()), {p.split()[-1] for p in out["problems"] if p.startswith("console script")}
+    files, missing_scripts = (set(tools.list_files()),
+                              {p.split()[-1] for p in out["problems"] if p.startswith("console script")})
     for step in steps:
         if step.kind not in ("workflow", "plot", "test"):
             continue
         tokens = [t for t in step.inner.split() if ENTRY.search(t) and not t.startswith(("-", "$", "/"))]
-        rels = [t.removeprefix("./") if step.cwd in ("", ".") else f"{step.cwd.rstrip('/')}/{t.removeprefix('./')}" for t in tokens]
+        rels = [t.removeprefix("./") if step.cwd in ("", ".") else f"{step.cwd.rstrip('/')}/{t.removeprefix('./')}"
+                for t in tokens]
         program = step.inner.split()[0] if step.inner.split() else ""
         out["entries"][step.cmd] = all(r in files for r in rels) and program not in missing_scripts
         script, action, purpose, _ = command_of(step)
@@ -174,7 +181,8 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
     return out
 
 
-def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str, setup: dict, probes: dict) -> PhasePacket:
+def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str, setup: dict,
+            probes: dict) -> PhasePacket:
     deps = d1.facts.get("dependency_files", [])
     declared = bool(deps or any(s.kind != "venv" for s in plan.steps) or
                     (setup_item := d1.item("D1.setup")) is not None and setup_item.status == "satisfied")
@@ -183,7 +191,8 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     self_contained = not third_party and not [s for s in installs if s.kind not in ("project",)]
     entries = probes["entries"]
     resolves = any(entries.values())
-    evaluable = not probes["problems"] and resolves and (setup["venv"] or bool(setup.get("container")) or not plan.steps)
+    evaluable = (not probes["problems"] and resolves
+                 and (setup["venv"] or bool(setup.get("container")) or not plan.steps))
     isolation = [f for f in deps if ISOLATION.search(f)]
     pinned = not third_party or any(PINNED.search(f) for f in deps) or all("==" in r or "@" in r for r in third_party)
     missing_entries = probes.get("missing", [])
@@ -192,7 +201,8 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
                      f"; missing: {', '.join(missing_entries[:5])}" if missing_entries else " (none documented)")]
                      if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")
     checklist = [
-        item("D2.declared", declared, [plan_id, *d1.evidence[:1]], "dependency files or documented setup" if declared else "no environment declared"),
+        item("D2.declared", declared, [plan_id, *d1.evidence[:1]],
+             "dependency files or documented setup" if declared else "no environment declared"),
         item("D2.setup_ok", not setup["failed"] and not setup["skipped"], setup["evidence"] or [plan_id],
              "; ".join(setup["failed"] + setup["skipped"])[:300] or f"{len(plan.steps)} setup steps completed"),
         item("D2.evaluable", evaluable, probes["evidence"] + [plan_id], eval_note),
@@ -200,13 +210,15 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
              ("versions locked or pinned" if pinned else f"{len([r for r in third_party if '==' not in r])} of "
                                                           f"{len(third_party)} dependencies unpinned")),
         item("D2.isolated", bool(isolation) or self_contained, [plan_id],
-             f"isolation files: {', '.join(isolation)}" if isolation else ("self-contained (standard library only)"
-                                                                         if self_contained else "no container, lock or environment file")),
+             f"isolation files: {', '.join(isolation)}" if isolation else
+             ("self-contained (standard library only)" if self_contained
+              else "no container, lock or environment file")),
     ]
     level = EvidenceLevel.E2 if (setup["evidence"] or probes["evidence"]) and evaluable else EvidenceLevel.E1
     score, _ = supported_score("D2", checklist, level, tools.store.interventions(), ctx.rubric)
     python = plan.python
-    flags = [Flag(severity="medium", code="interpreter-drift", phase="D2", message=python.drift)] if python and python.drift else []
+    flags = ([Flag(severity="medium", code="interpreter-drift", phase="D2", message=python.drift)]
+             if python and python.drift else [])
     facts = {"env": dict(d1.facts.get("env_vars", {})), "replay": setup["replay"], "venv": setup["venv"],
              "venv_step": setup.get("venv_step"),
              "plan": {"python": python.to_dict() if python else None, "console_scripts": plan.console_scripts,
@@ -214,7 +226,8 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
              "notes": plan.notes}
     summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}: "
                f"Python {python.chosen if python else '?'}" + (f" ({python.drift})" if python and python.drift else "")
-               + f", {len(installs)} install steps" + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + ".")
+               + f", {len(installs)} install steps"
+               + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + ".")
     return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, plan_id),
                        evidence_level=level, facts=facts, summary=summary, flags=flags,
                        interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])
@@ -223,7 +236,8 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
 def _third_party(tools: PhaseTools, plan: EnvPlan) -> list[str]:
     """The third-party requirements the artifact declares (requirement files installed, the project's own list),
     plus packages installed because the docs name them."""
-    lines = [ln.split("#")[0].strip() for f in plan.requirement_files for ln in (tools.read_file(f, 200_000) or "").splitlines()]
+    lines = [ln.split("#")[0].strip() for f in plan.requirement_files
+             for ln in (tools.read_file(f, 200_000) or "").splitlines()]
     reqs = [ln for ln in lines if ln and not ln.startswith("-")]
     project = read_project(tools.list_files(), lambda rel: tools.read_file(rel, 500_000))
     named = [s for s in plan.steps if s.kind == "pip" and not s.documented]

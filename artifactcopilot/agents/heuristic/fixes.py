@@ -17,7 +17,8 @@ from ...interventions import Action
 from ...models import CommandRecord
 from ...provision import EnvPlan, command_not_found, fix_for_missing_command, fix_for_missing_module, missing_module
 
-CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|([^\s:]+): No such file or directory")
+CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|"
+                       r"([^\s:]+): No such file or directory")
 NOT_FOUND_CMD = re.compile(r"(?:^|\s)(python|pip): (?:command )?not found")
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*Exception in thread", re.M)
 WRITE_MISSING = re.compile(r"(?:FileNotFoundError|No such file or directory)[^\n]*?['\"]([^'\"]+)['\"]")
@@ -79,14 +80,15 @@ def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
         return None
     word = missing.group(1)
     fixed = re.sub(rf"(^|\s|;|&&){word}(\s)", rf"\1{word}3\2", script)
-    return Fix(fixed, Action("version", fixed), f"'{word}' is not on this system; use '{word}3'", env) if fixed != script else None
+    return (Fix(fixed, Action("version", fixed), f"'{word}' is not on this system; use '{word}3'", env)
+            if fixed != script else None)
 
 
 def _documented_env(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     for name, value in env_vars.items():
         if name not in env and re.search(rf"\b{name}\b", text):
-            return Fix(script, Action("env", f"{name}={value}"), f"the run needs {name}, which the documentation sets to {value}",
-                       {**env, name: value})
+            return Fix(script, Action("env", f"{name}={value}"),
+                       f"the run needs {name}, which the documentation sets to {value}", {**env, name: value})
     return None
 
 
@@ -112,12 +114,13 @@ def _output_folder(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     for wanted in WRITE_MISSING.findall(text):
         rel = _rel(wanted, cwd)
         parent = str(PurePosixPath(rel).parent)
-        if parent in ("", ".") or parent in folders or rel in files or wanted.startswith("/") and not wanted.startswith("/artifact"):
+        if (parent in ("", ".") or parent in folders or rel in files
+                or wanted.startswith("/") and not wanted.startswith("/artifact")):
             continue
         if re.search(r"\.(csv|json|txt|pdf|png|svg|pkl|npy|log|tex|md|h5|xlsx?)$", rel, re.I):
             mkdir = f"mkdir -p {shlex.quote(parent)}"
-            return Fix(script, Action("prepare", mkdir), f"the run writes {rel} but its folder {parent}/ does not exist", env,
-                       setup=mkdir)
+            return Fix(script, Action("prepare", mkdir),
+                       f"the run writes {rel} but its folder {parent}/ does not exist", env, setup=mkdir)
     return None
 
 
@@ -126,8 +129,8 @@ def _moved_path(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
         fixed = _fix_path(script, wanted, files, cwd)
         if fixed:
             token, actual, new_script = fixed
-            return Fix(new_script, Action("path_fix", relocation(token, actual)), f"'{wanted}' does not exist; the file is at {actual}",
-                       env)
+            return Fix(new_script, Action("path_fix", relocation(token, actual)),
+                       f"'{wanted}' does not exist; the file is at {actual}", env)
     return None
 
 

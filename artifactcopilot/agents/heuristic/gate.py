@@ -4,11 +4,12 @@ from __future__ import annotations
 import re
 
 from ...acquire.location import publication_record
-from ...models import EvidenceLevel, Flag, PhasePacket
+from ...models import Evidence, EvidenceLevel, Flag, PhasePacket
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 
-NOT_MATERIAL = re.compile(r"(^|/)(readme|license|licence|copying|citation|authors|contributing|changelog|\.gitignore|\.gitattributes)[^/]*$", re.I)
+NOT_MATERIAL = re.compile(r"(^|/)(readme|license|licence|copying|citation|authors|contributing|changelog|"
+                          r"\.gitignore|\.gitattributes)[^/]*$", re.I)
 TEXTUAL = (".md", ".txt", ".tex", ".rst", ".html")
 
 
@@ -19,7 +20,8 @@ def _words(text: str) -> set[str]:
 def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     acq, acq_ev = tools.acquire_artifact()
     gc1 = acq.ok
-    checklist = [item("GC1", gc1, [acq_ev.id], f"{acq.kind or 'source'}: {len(acq.files)} files" if gc1 else (acq.error or "no files"))]
+    checklist = [item("GC1", gc1, [acq_ev.id],
+                      f"{acq.kind or 'source'}: {len(acq.files)} files" if gc1 else (acq.error or "no files"))]
     flags: list[Flag] = []
     if gc1:
         checklist[0], location, flags = _location(tools, acq, acq_ev.id, checklist[0])
@@ -31,14 +33,9 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     entry = tools.locate_entry()
     entry_text = tools.read_file(entry) if entry else None
     gc2 = bool(entry_text and entry_text.strip())
-    if entry:
-        entry_ev = tools.record_evidence("entry", "entry-location",
-                                         {"entry": entry, "bytes": len(entry_text or ""), "readable": gc2},
-                                         f"entry document {entry}" + ("" if gc2 else " (empty or unreadable)"), EvidenceLevel.E1)
-    else:
-        entry_ev = tools.record_evidence("entry", "entry-location", {"entry": None, "searched": "README*, docs/index, INSTALL, top-level notebook"},
-                                         "no README, docs index, INSTALL or notebook found", EvidenceLevel.E1)
-    checklist.append(item("GC2", gc2, [entry_ev.id, acq_ev.id], f"entry: {entry}" if gc2 else "no readable entry document"))
+    entry_ev = _entry_evidence(tools, entry, entry_text, gc2)
+    checklist.append(item("GC2", gc2, [entry_ev.id, acq_ev.id],
+                          f"entry: {entry}" if gc2 else "no readable entry document"))
 
     paper_words = _words(tools.paper.text)
     material, copies, texts = [], [], [entry_text or ""]
@@ -63,9 +60,11 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     has_material = len(material) >= thresholds.get("min_material_files", 1)
     relation.update({"material_files": material[:200], "material_count": len(material), "paper_copies": copies})
     rel_ev = tools.record_evidence("relation", "paper-relation", relation,
-                                   f"{relation['shared_count']} shared distinctive terms; {len(material)} material files", EvidenceLevel.E1)
+                                   f"{relation['shared_count']} shared distinctive terms; "
+                                   f"{len(material)} material files", EvidenceLevel.E1)
     gc3 = related and has_material
-    note = (f"shares {relation['shared_count']} distinctive terms with the paper ({', '.join(relation['shared_terms'][:8])})"
+    note = (f"shares {relation['shared_count']} distinctive terms with the paper "
+            f"({', '.join(relation['shared_terms'][:8])})"
             if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
     note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
     checklist.append(item("GC3", gc3, [rel_ev.id], note))
@@ -73,17 +72,31 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id, flags)
 
 
+def _entry_evidence(tools: PhaseTools, entry: str | None, entry_text: str | None, gc2: bool) -> Evidence:
+    """Where the entry document is (or where it was looked for), as GC2's evidence."""
+    if entry:
+        return tools.record_evidence("entry", "entry-location",
+                                     {"entry": entry, "bytes": len(entry_text or ""), "readable": gc2},
+                                     f"entry document {entry}" + ("" if gc2 else " (empty or unreadable)"),
+                                     EvidenceLevel.E1)
+    return tools.record_evidence("entry", "entry-location",
+                                 {"entry": None, "searched": "README*, docs/index, INSTALL, top-level notebook"},
+                                 "no README, docs index, INSTALL or notebook found", EvidenceLevel.E1)
+
+
 def _location(tools: PhaseTools, acq, acq_id: str, gc1):
     """Where the artifact is published and whether the paper links it: GC1's evidence beyond the download."""
     entry = tools.locate_entry()
-    record = publication_record(tools.source, tools.paper.links, (tools.read_file(entry, 200_000) or "") if entry else "")
+    record = publication_record(tools.source, tools.paper.links,
+                                (tools.read_file(entry, 200_000) or "") if entry else "")
     ev = tools.record_evidence("location", "publication", record,
                                f"published at {record['public_location'] or 'no public location known'}"
                                + (f" ({record['location_kind']})" if record["location_kind"] else ""), EvidenceLevel.E1)
     where = record["public_location"]
     note = f"{gc1.note}; " + (f"published at {where} ({record['location_kind']}"
                               + (", archival" if record["archival"] else "") + ")" if where else "no public location")
-    note += "; the paper links it" if record["paper_links_location"] else ("; the paper does not link it" if where else "")
+    note += ("; the paper links it" if record["paper_links_location"]
+             else ("; the paper does not link it" if where else ""))
     flags = []
     if record["reviewed_copy"] == "local":
         severity, code = ("info", "availability-local-copy") if where else ("medium", "availability-unverified")

@@ -59,11 +59,13 @@ def _subset_script(rel: str, lines: int) -> tuple[str, str]:
     """A command that writes a new input (the first half of an example's records, header kept) and its path."""
     keep = max(1, lines // 2)
     target = f"{TRANSFER_DIR}/{PurePosixPath(rel).stem}-subset{PurePosixPath(rel).suffix}"
-    return f"mkdir -p {TRANSFER_DIR} && grep -v '^[[:space:]]*$' {shlex.quote(rel)} | head -n {keep} > {shlex.quote(target)}", target
+    return (f"mkdir -p {TRANSFER_DIR} && grep -v '^[[:space:]]*$' {shlex.quote(rel)} | head -n {keep} "
+            f"> {shlex.quote(target)}", target)
 
 
 
-def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: Deadline) -> tuple[dict | None, list[str]]:
+def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
+              deadline: Deadline) -> tuple[dict | None, list[str]]:
     """Try the transfer cases in order; the first that gives valid output is run again for repeatability."""
     d1 = ctx.packets["D1"]
     plan, env_vars, tried = plan_of(ctx.packets.get("D2")), dict(d1.facts.get("env_vars", {})), []
@@ -79,15 +81,18 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: 
     for case in _new_input_cases(tools, runs)[:2]:
         run = case["run"]
         prepare, new_input = _subset_script(case["input"], case["lines"])
-        tools.run_setup(prepare, Action("evaluate", prepare), f"a new input for the transfer case: a subset of {case['input']}",
-                        network=False, timeout=60)
+        tools.run_setup(prepare, Action("evaluate", prepare),
+                        f"a new input for the transfer case: a subset of {case['input']}", network=False, timeout=60)
         words = shlex.split(run["script"])
-        rel_new = new_input if run["cwd"] in ("", ".") else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input))
+        rel_new = (new_input if run["cwd"] in ("", ".")
+                   else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input)))
         words[case["index"]] = rel_new
         script = shlex.join(words)
         step = _step_of(run)
-        att = attempt(tools, tools.run_transfer, step, script, Action("run", run["cmd"], documented=True), dict(run.get("env") or {}),
-                      env_vars, f"the documented `{run['cmd']}` on a new input ({new_input}, from {case['input']})", plan, deadline, [])
+        att = attempt(tools, tools.run_transfer, step, script, Action("run", run["cmd"], documented=True),
+                      dict(run.get("env") or {}), env_vars,
+                      f"the documented `{run['cmd']}` on a new input ({new_input}, from {case['input']})", plan,
+                      deadline, [])
         tried.append(att.outcome())
         if att.valid:
             return {"kind": "documented command on a new input", "attempt": att, "input": case["input"]}, tried
@@ -97,8 +102,20 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: 
 def _step_of(run: dict):
     from ...discovery import Step
 
-    return Step(cmd=run["cmd"], inner=run["script"], runner=None, kind=run.get("kind", "workflow"), source=run.get("source", ""),
-                section=run.get("section", ""), cwd=run.get("cwd", "."))
+    return Step(cmd=run["cmd"], inner=run["script"], runner=None, kind=run.get("kind", "workflow"),
+                source=run.get("source", ""), section=run.get("section", ""), cwd=run.get("cwd", "."))
+
+
+def _repeat(tools: PhaseTools, att: Attempt, deadline: Deadline) -> tuple[bool, list[str]]:
+    """The validated transfer case run again: whether it gives the same output, and the rerun's evidence."""
+    last = att.runs[-1]
+    timeout = deadline.timeout(tools.options.timeout_s)
+    if timeout is None:
+        return False, []
+    again = tools.run_transfer(att.script, Action("run", att.step.cmd, documented=True),
+                               f"repeat of transfer {last.evidence.id}", env=att.env, cwd=att.folder, timeout=timeout)
+    repeatable = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    return repeatable, [again.evidence.id]
 
 
 def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
@@ -111,43 +128,43 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     formats = [f["title"] for f in hints.get("input_formats", [])]
     options = [o["flag"] for o in hints.get("unused_options", [])]
     entry = bool(sections or examples or formats or hints.get("config_files") or options)
-    found, repeat_ev = None, []
+    found = None
     tried: list[str] = []
     deadline = Deadline.for_phase("D5", tools.options.budget_s)
     if base:
         found, tried = _transfer(tools, ctx, runs, deadline)
     validated = found is not None
-    repeatable = False
-    if found:
-        att: Attempt = found["attempt"]
-        last = att.runs[-1]
-        timeout = deadline.timeout(tools.options.timeout_s)
-        if timeout is not None:
-            again = tools.run_transfer(att.script, Action("run", att.step.cmd, documented=True), f"repeat of transfer {last.evidence.id}",
-                                       env=att.env, cwd=att.folder, timeout=timeout)
-            repeat_ev = [again.evidence.id]
-            repeatable = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    repeatable, repeat_ev = _repeat(tools, found["attempt"], deadline) if found else (False, [])
     transfer_ev = [r.evidence.id for r in found["attempt"].runs] + repeat_ev if found else []
-    discovery = {"reuse_sections": sections, "api_examples": [e.get("source") for e in examples], "input_formats": formats,
-                 "unused_options": options, "functional_base": base, "tried": tried,
-                 "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"]} if found else None}
+    discovery = {"reuse_sections": sections, "api_examples": [e.get("source") for e in examples],
+                 "input_formats": formats, "unused_options": options, "functional_base": base, "tried": tried,
+                 "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"]}
+                 if found else None}
     ev = tools.record_evidence("reuse", "reuse-discovery", discovery,
-                               f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}", EvidenceLevel.E1)
+                               f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}",
+                               EvidenceLevel.E1)
     mine = [i for i in tools.store.interventions() if i.phase == "D5"]
     low = all(i.level <= InterventionLevel.I1 for i in mine)
     what = f"{found['kind']}: `{found['attempt'].script[:120]}`" if found else ""
     checklist = [
-        item("D5.functional_base", base, [ev.id, *d3.evidence[:1]], f"D3 scored {d3.score.value if d3.score else 'none'}"),
-        item("D5.entry", entry, [ev.id, *d1.evidence[:1]], ", ".join(sections + formats + options[:3]) or "no reuse section, input format, API example or option documented"),
-        item("D5.transfer_info", bool(found) or bool(sections and examples), [ev.id], what or "no concrete transfer case documented or buildable from the docs"),
+        item("D5.functional_base", base, [ev.id, *d3.evidence[:1]],
+             f"D3 scored {d3.score.value if d3.score else 'none'}"),
+        item("D5.entry", entry, [ev.id, *d1.evidence[:1]], ", ".join(sections + formats + options[:3])
+             or "no reuse section, input format, API example or option documented"),
+        item("D5.transfer_info", bool(found) or bool(sections and examples), [ev.id],
+             what or "no concrete transfer case documented or buildable from the docs"),
         item("D5.transfer_validated", validated, transfer_ev or [ev.id], f"{what} gave valid output" if validated else
-             ("not attempted: no functional base" if not base else "no transfer case gave valid output: " + "; ".join(tried[:3]))),
-        item("D5.low_intervention", low and validated, transfer_ev or [ev.id], "" if low else "transfer needed interventions above I1"),
-        item("D5.repeatable", repeatable, transfer_ev or [ev.id], "the second run gave the same output" if repeatable else ""),
+             ("not attempted: no functional base" if not base
+              else "no transfer case gave valid output: " + "; ".join(tried[:3]))),
+        item("D5.low_intervention", low and validated, transfer_ev or [ev.id],
+             "" if low else "transfer needed interventions above I1"),
+        item("D5.repeatable", repeatable, transfer_ev or [ev.id],
+             "the second run gave the same output" if repeatable else ""),
     ]
     level = EvidenceLevel.E2 if validated else EvidenceLevel.E1
     score, _ = supported_score("D5", checklist, level, tools.store.interventions(), ctx.rubric)
     summary = (f"Transfer case ({what}) ran with valid output." if validated else
                "No functional base for reuse." if not base else "No transfer case could be validated.")
-    return PhasePacket(phase="D5", score=score, checklist=checklist, evidence=cited(checklist, ev.id), evidence_level=level,
-                       facts={"transfer_validated": validated}, summary=summary, interventions=[i.id for i in mine])
+    return PhasePacket(phase="D5", score=score, checklist=checklist, evidence=cited(checklist, ev.id),
+                       evidence_level=level, facts={"transfer_validated": validated}, summary=summary,
+                       interventions=[i.id for i in mine])

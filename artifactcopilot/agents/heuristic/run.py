@@ -32,9 +32,9 @@ def normalized(text: str) -> str:
     return "\n".join(ln for ln in text.splitlines() if not TIMING_LINE.search(ln)).strip()
 
 
-def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str], env_vars: dict[str, str],
-            purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict], cwd: str | None = None,
-            share: float | None = None, setup_only: bool = False) -> Attempt:
+def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str],
+            env_vars: dict[str, str], purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict],
+            cwd: str | None = None, share: float | None = None, setup_only: bool = False) -> Attempt:
     """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged. `share`: the most this
     command may take, so that one long command does not use up the time of the documented commands after it."""
     cwd = step.cwd if cwd is None else cwd
@@ -55,8 +55,8 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
                 break
             # an install is not the command's run: it gets up to 10 minutes of the phase, not the command's share
             setup_timeout = deadline.timeout(min(tools.options.timeout_s, 600)) or timeout
-            setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network, cwd="." if fix.network else cwd,
-                                    timeout=setup_timeout)
+            setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network,
+                                    cwd="." if fix.network else cwd, timeout=setup_timeout)
             if not setup.record.ok:
                 break
             replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else cwd})
@@ -75,14 +75,16 @@ def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
     step = (d2.facts.get("venv_step") if d2 else None) or None
     if step is None:
         return False
-    res = tools.run_setup(step["script"], action_for(ProvisionStep(**step)), step["purpose"], network=step["network"], timeout=600)
+    res = tools.run_setup(step["script"], action_for(ProvisionStep(**step)), step["purpose"], network=step["network"],
+                          timeout=600)
     if res.record.ok:
         tools.ctx.venv_ready = True
         replay.append({"script": step["script"], "network": step["network"], "venv": True})
     return res.record.ok
 
 
-def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str], cwd: str) -> tuple[str | None, list[str]]:
+def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str],
+                   cwd: str) -> tuple[str | None, list[str]]:
     """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
 
     Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
@@ -112,8 +114,9 @@ def _prepare(tools: PhaseTools, steps: list[Step], deadline: Deadline, env_vars:
     for step in steps:
         if step.kind != "data" or not step.runnable or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
             continue
-        res = tools.run_workflow(step.inner, Action("run", step.cmd, documented=True), f"data preparation ({step.source})",
-                                 env={**env_vars, **step.env}, cwd=step.cwd, timeout=timeout)
+        res = tools.run_workflow(step.inner, Action("run", step.cmd, documented=True),
+                                 f"data preparation ({step.source})", env={**env_vars, **step.env}, cwd=step.cwd,
+                                 timeout=timeout)
         done.append({"cmd": step.cmd, "source": step.source, "evidence": res.evidence.id, "ok": res.record.ok})
     return done
 
@@ -133,22 +136,25 @@ def _notebook_tooling(tools: PhaseTools, plan: EnvPlan, state: dict) -> bool:
 def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict,
               share: float | None = None) -> Attempt:
     if step.notebook:
-        if not (tools.ctx.venv_ready or _ensure_venv(tools, state["replay"])) or not _notebook_tooling(tools, plan, state):
-            return Attempt(step, step.cmd, {}, [], "not run: the notebook tooling (nbclient, ipykernel) could not be installed")
+        if (not (tools.ctx.venv_ready or _ensure_venv(tools, state["replay"]))
+                or not _notebook_tooling(tools, plan, state)):
+            return Attempt(step, step.cmd, {}, [],
+                           "not run: the notebook tooling (nbclient, ipykernel) could not be installed")
         executed: dict = {}
 
         def notebook(script, action, purpose, env=None, cwd=".", timeout=None):
             res, executed["path"] = tools.run_notebook(step.notebook, action, purpose, timeout=timeout)
             return res
 
-        att = attempt(tools, notebook, step, step.cmd, Action("run", step.cmd, documented=step.documented), {}, env_vars,
-                      f"notebook {step.notebook} ({step.source})", plan, deadline, state["replay"], None, share, setup_only=True)
+        att = attempt(tools, notebook, step, step.cmd, Action("run", step.cmd, documented=step.documented), {},
+                      env_vars, f"notebook {step.notebook} ({step.source})", plan, deadline, state["replay"], None,
+                      share, setup_only=True)
         att.executed = executed.get("path")
         return att
     script, action, why, cwd = command_of(step)
     env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
-    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline, state["replay"], cwd,
-                   share)
+    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline,
+                   state["replay"], cwd, share)
 
 
 def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
@@ -165,7 +171,8 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
             continue
         if not step.documented and any(a.valid and a.step.documented for a in attempts):
             continue  # a Makefile target or driver script only when the documented workflow gave nothing
-        attempts.append(_run_step(tools, step, plan, env_vars, deadline, state, _share(step, deadline, len(ordered) - n)))
+        attempts.append(_run_step(tools, step, plan, env_vars, deadline, state,
+                                  _share(step, deadline, len(ordered) - n)))
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
 
 
@@ -199,8 +206,10 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
                  "attempts": [a.summary() for a in attempts], "chosen": chosen.step.cmd if chosen else None}
     runnable = [s for s in steps if s.kind in ("workflow", "plot", "test")]
     sel_ev = tools.record_evidence("selection", "workflow-selection", selection,
-                                   f"{len(runnable)} documented workflow commands; {len([a for a in attempts if a.runs])} run; "
-                                   f"{len([a for a in attempts if a.valid])} gave valid output; chosen: {selection['chosen'] or 'none'}",
+                                   f"{len(runnable)} documented workflow commands; "
+                                   f"{len([a for a in attempts if a.runs])} run; "
+                                   f"{len([a for a in attempts if a.valid])} gave valid output; "
+                                   f"chosen: {selection['chosen'] or 'none'}",
                                    EvidenceLevel.E1)
     coverage = _coverage(d1, attempts, skipped, deadline)
     facts = {"runs": [a.fact() for a in attempts if a.valid and not a.displayed], "coverage": coverage,
@@ -209,7 +218,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
     if not attempts and not runnable:
         checklist = [item("RW1", False, [sel_ev.id], "no documented workflow command"), item("RW2", False, [sel_ev.id]),
-                     item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5, item("D3.stable", False, [sel_ev.id])]
+                     item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5,
+                     item("D3.stable", False, [sel_ev.id])]
         return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_ev.id, "No documented workflow to run.")
     if chosen is None:
         return _failed(ctx, tools, attempts, display, sel_ev.id, rw5, facts, all_runs)
@@ -218,18 +228,22 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     step = chosen.step
     facts["run"] = chosen.fact()
     checklist = [
-        item("RW1", True, [sel_ev.id], f"documented at {step.source}" + ("" if step.documented else " (author script)")),
+        item("RW1", True, [sel_ev.id],
+             f"documented at {step.source}" + ("" if step.documented else " (author script)")),
         item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
-        item("RW3", True, [last.evidence.id], f"exit 0, {len(last.record.stdout)} chars of output, {len(last.record.files_created)} files created"),
+        item("RW3", True, [last.evidence.id],
+             f"exit 0, {len(last.record.stdout)} chars of output, {len(last.record.files_created)} files created"),
         item("RW4", bool(step.mentions) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
              f"tied to {', '.join(step.mentions)}" if step.mentions else f"section '{step.section}'"),
         rw5,
-        item("D3.stable", stable, stable_ev or [last.evidence.id], "second run gave the same output" if stable else "not repeated or output differed"),
+        item("D3.stable", stable, stable_ev or [last.evidence.id],
+             "second run gave the same output" if stable else "not repeated or output differed"),
     ]
     fixes = " after mechanical fixes" if len(chosen.runs) > 1 else " as documented"
     others = len([a for a in attempts if a.valid]) - 1
     summary = (f"Ran `{step.cmd}` ({last.record.duration_s:.1f}s, exit 0){fixes}"
-               + (f"; {others} more documented commands gave valid output" if others > 0 else "") + f". {coverage['text']}")
+               + (f"; {others} more documented commands gave valid output" if others > 0 else "")
+               + f". {coverage['text']}")
     return _packet(ctx, tools, checklist, EvidenceLevel.E2, facts, sel_ev.id, summary)
 
 
@@ -238,21 +252,25 @@ def _failed(ctx, tools, attempts, display, sel_id, rw5, facts, all_runs) -> Phas
         display, shown, prov = display
         last = display.runs[-1]
         checklist = [item("RW1", True, [sel_id], f"documented at {display.step.source}"),
-                     item("RW2", False, [last.evidence.id, sel_id, *prov], f"the command only prints the pre-existing file {shown}"),
+                     item("RW2", False, [last.evidence.id, sel_id, *prov],
+                          f"the command only prints the pre-existing file {shown}"),
                      item("RW3", True, [last.evidence.id], "exit 0 with output"),
                      item("RW4", bool(display.step.mentions), [sel_id]), rw5,
                      item("D3.stable", False, [last.evidence.id], "not assessed: nothing was computed")]
         facts["displayed"] = {"file": shown, "evidence": last.evidence.id, "cmd": display.step.cmd}
         return _packet(ctx, tools, checklist, EvidenceLevel.E1, facts, sel_id,
-                       f"`{display.step.cmd}` only prints {shown}, which is precomputed material (E1), not an executed workflow.")
+                       f"`{display.step.cmd}` only prints {shown}, which is precomputed material (E1), "
+                       "not an executed workflow.")
     outcomes = "; ".join(a.outcome(tools) for a in attempts[:6]) or "nothing could be run"
     first = attempts[0].step if attempts else None
-    checklist = [item("RW1", bool(attempts), [sel_id], f"documented: {first.cmd}" if first else "no runnable documented command"),
+    checklist = [item("RW1", bool(attempts), [sel_id],
+                      f"documented: {first.cmd}" if first else "no runnable documented command"),
                  item("RW2", bool(attempts), [sel_id]),
                  item("RW3", False, all_runs or [sel_id], f"no documented command produced valid output: {outcomes}"),
                  item("RW4", bool(first and first.mentions), [sel_id]), rw5,
                  item("D3.stable", False, all_runs or [sel_id], "no successful run to repeat")]
-    return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_id, f"The documented workflow did not produce valid output: {outcomes}.")
+    return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_id,
+                   f"The documented workflow did not produce valid output: {outcomes}.")
 
 
 def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[bool, list[str]]:
@@ -262,7 +280,8 @@ def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[
             or last.record.duration_s * 1.5 > (deadline.left() or 0):
         return False, []
     again = tools.run_workflow(chosen.script, Action("run", chosen.step.cmd, documented=chosen.step.documented),
-                               f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.folder, timeout=timeout)
+                               f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.folder,
+                               timeout=timeout)
     same = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
     return same, [again.evidence.id]
 

@@ -44,7 +44,8 @@ class Attempt:
 
     def weight(self) -> int:
         s = self.step
-        return (3 * bool(s.mentions) + 2 * bool(PAPER_SECTION.search(s.section)) + 2 * bool(re.search(r"reproduc", s.cmd, re.I))
+        return (3 * bool(s.mentions) + 2 * bool(PAPER_SECTION.search(s.section))
+                + 2 * bool(re.search(r"reproduc", s.cmd, re.I))
                 + 2 * s.documented + (s.kind == "workflow") - 2 * (s.kind == "test") + (s.origin == "fence"))
 
     def rank(self) -> tuple[int, int]:
@@ -58,16 +59,17 @@ class Attempt:
 
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
-                "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid, "note": self.note,
-                "executed": self.executed}
+                "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid,
+                "note": self.note, "executed": self.executed}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
         rec = last.record if last else None
-        return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env, "kind": self.step.kind,
-                "section": self.step.section, "mentions": self.step.mentions, "quick": self.step.quick,
-                "step_order": self.step.order, "source": self.step.source, "notebook": self.step.notebook,
-                "executed": self.executed, "evidence": last.evidence.id if last else None,
+        return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env,
+                "kind": self.step.kind, "section": self.step.section, "mentions": self.step.mentions,
+                "quick": self.step.quick, "step_order": self.step.order, "source": self.step.source,
+                "notebook": self.step.notebook, "executed": self.executed,
+                "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
                 "duration_s": rec.duration_s if rec else 0.0}
 
@@ -173,5 +175,6 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
     if moved:  # the documented command does not find its script where the docs run it: run it where it is (I2)
         return script, Action("path_fix", f"run `{script}` from {cwd}/ ({moved})"), purpose, cwd
     if step.runner in ENVIRONMENT_RUNNERS:
-        return script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"), purpose, cwd
+        return (script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"),
+                purpose, cwd)
     return script, Action("run", step.cmd, documented=step.documented), purpose, cwd

@@ -11,11 +11,13 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 
 
-def run_unassessed(ctx: PhaseContext, tools: PhaseTools, contract: tuple[str, ...], kinds: tuple[str, ...]) -> PhasePacket:
+def run_unassessed(ctx: PhaseContext, tools: PhaseTools, contract: tuple[str, ...],
+                   kinds: tuple[str, ...]) -> PhasePacket:
     phase = ctx.phase
     reason = f"the offline reviewer has no procedure for phase {phase}; an LLM agent or a human must assess it"
     records = [tools.record_evidence(kind, "not-established", {"established": False, "reason": reason},
-                                     f"{phase}: not established ({reason})", EvidenceLevel.E0) for kind in (kinds or ("note",))]
+                                     f"{phase}: not established ({reason})", EvidenceLevel.E0)
+               for kind in (kinds or ("note",))]
     ids = [r.id for r in records]
     checklist = [item(i, False, ids, f"not established: {reason}") for i in contract]
     score = None

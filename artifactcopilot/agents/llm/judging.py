@@ -50,7 +50,8 @@ def judge_comparison(tools: PhaseTools, table: Table, source: str) -> dict[str, 
     evidence: list[str] = []
     deadline = Deadline.for_phase("D4", tools.options.budget_s)
     verdict = method_verdict(tools, run, table, run_sources(tools, run), provenance, evidence, deadline)
-    fields: dict[str, Any] = {"method": verdict.method, "method_accepted": verdict.accepted and verdict.method != "copy",
+    fields: dict[str, Any] = {"method": verdict.method,
+                              "method_accepted": verdict.accepted and verdict.method != "copy",
                               "method_reasons": verdict.reasons[:6], "method_cmd": run["cmd"],
                               "provenance": provenance, "provenance_evidence": evidence}
     if verdict.method == "copy":

@@ -46,14 +46,17 @@ class MoreTools:
     def discover_docs(self) -> str:
         found, ev = self.tools.discover_docs()
         self._found = found
-        steps = [{"order": s.order, "kind": s.kind, "cwd": s.cwd, "cmd": s.cmd, "source": s.source, "mentions": s.mentions,
-                  "quick": s.quick, "long": s.long, "runnable": s.runnable, "notebook": s.notebook, "reuse": s.reuse}
+        steps = [{"order": s.order, "kind": s.kind, "cwd": s.cwd, "cmd": s.cmd, "source": s.source,
+                  "mentions": s.mentions, "quick": s.quick, "long": s.long, "runnable": s.runnable,
+                  "notebook": s.notebook, "reuse": s.reuse}
                  for s in found.steps[:60]]
-        return self.out(evidence=ev.id, docs=[d.path for d in found.docs], requested_badges=found.requested_badges.badges
-                        if found.requested_badges else None, env_vars={v.name: v.values for v in found.env_vars},
+        return self.out(evidence=ev.id, docs=[d.path for d in found.docs],
+                        requested_badges=found.requested_badges.badges if found.requested_badges else None,
+                        env_vars={v.name: v.values for v in found.env_vars},
                         notebooks=[{"path": n.path, "stored_outputs": n.stored_outputs, "documented": n.documented}
                                    for n in found.notebooks[:30]],
-                        expected_outputs=[{"step_order": e.step_order, "source": e.source} for e in found.expected_outputs],
+                        expected_outputs=[{"step_order": e.step_order, "source": e.source}
+                                          for e in found.expected_outputs],
                         documented_outputs=[d.to_dict() for d in found.documented_outputs[:30]],
                         steps=self._wrap(json.dumps(steps, ensure_ascii=False)))
 
@@ -75,12 +78,14 @@ class MoreTools:
         plan = self._plan or EnvPlan(python=None)
         for step in notebook_tooling(plan):  # nbclient and ipykernel in the review's venv, once
             self.tools.run_setup(step.script, action_for(step), step.purpose, network=True, timeout=600)
-        res, executed = self.tools.run_notebook(notebook, self._action(f"jupyter nbconvert --execute {notebook}"), purpose)
+        res, executed = self.tools.run_notebook(notebook, self._action(f"jupyter nbconvert --execute {notebook}"),
+                                                purpose)
         return json.dumps({**json.loads(self._command(res)), "executed": executed}, ensure_ascii=False)
 
     def _stdout(self, evidence_id: str) -> str | None:
         rec = self.tools.store.get(evidence_id)
-        return parse_log(self.tools.store.read(evidence_id)).stdout if rec and rec.kind in ("command", "transfer") else None
+        return (parse_log(self.tools.store.read(evidence_id)).stdout if rec and rec.kind in ("command", "transfer")
+                else None)
 
     def check_expected_output(self, step_order: int, evidence_id: str) -> str:
         expected = next((e for e in self._discovery().expected_outputs if e.step_order == step_order), None)
