@@ -74,7 +74,8 @@ def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
     return "next"
 
 
-def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int, gate_checks: tuple[str, ...] = ()) -> PhasePacket:
+def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int,
+                  gate_checks: tuple[str, ...] = ()) -> PhasePacket:
     """An internal error still yields a committed, flagged result; nothing is inferred from it."""
     ev = store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
                    f"internal error in {phase}: {exc}", EvidenceLevel.E0)

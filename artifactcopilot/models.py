@@ -99,7 +99,8 @@ class CommandRecord(Strict):
     files_created: list[str] = Field(default_factory=list, description="Artifact-relative files the command created.")
     files_modified: list[str] = Field(default_factory=list, description="Pre-existing files whose content changed.")
     files_deleted: list[str] = Field(default_factory=list, description="Pre-existing files the command removed.")
-    network: bool = Field(False, description="Whether the command had network access (install and download steps only).")
+    network: bool = Field(False,
+                          description="Whether the command had network access (install and download steps only).")
     limits_hit: list[str] = Field(default_factory=list, description="Sandbox limits the command ran into.")
 
     @property

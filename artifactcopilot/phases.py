@@ -106,8 +106,8 @@ def load_registry(folder: Path | None = None) -> Registry:
         if not isinstance(raw, dict) or raw.get("kind") not in ("gate", "dimension") or not raw.get("id"):
             raise RubricError(f"phases.yaml: malformed phase entry {raw!r}")
         name = (dims_doc.get(raw["id"]) or {}).get("title", "") if raw["kind"] == "dimension" else ""
-        phases.append(PhaseSpec(id=str(raw["id"]), kind=raw["kind"], title=str(raw.get("title") or raw["id"]), name=name,
-                                workflow_evidence=bool(raw.get("workflow_evidence"))))
+        phases.append(PhaseSpec(id=str(raw["id"]), kind=raw["kind"], title=str(raw.get("title") or raw["id"]),
+                                name=name, workflow_evidence=bool(raw.get("workflow_evidence"))))
     if [p.kind for p in phases].count("gate") != 1 or phases[0].kind != "gate":
         raise RubricError("phases.yaml: the first phase, and only it, must be the gate")
     dims = [p.id for p in phases if p.kind == "dimension"]

@@ -15,34 +15,46 @@ MAX_PARSE_CHARS = 1_000_000  # a 5 MB README is read, but only its first MB is p
 
 SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal"}
 PLAIN_INFOS = {"", "text", "txt", "none", "plain"}  # unlabeled blocks hold commands or file listings
-PROGRAM = re.compile(r"^\s*(\$\s+)?(sudo\s+)?(python[0-9.]*|pip[0-9]*|bash|sh|zsh|make|cmake|java|javac|node|npm|npx|yarn|Rscript|R|julia|"
-                     r"cargo|go|mvn|gradle|\./\S+|\S+\.(sh|py)\b|docker(-compose)?|conda|mamba|pytest|jupyter|cd|export|source|"
-                     r"git|wget|curl|tar|unzip|gcc|g\+\+|clang|perl|ruby|dotnet|uv|poetry|tox|nox|ant|sbt|stack|cabal|swift|php|lua|matlab|octave)(\s|$)")
-SETUP_CMD = re.compile(r"^\s*(sudo\s+)?(pip3?\s+install|python3?\s+-m\s+(pip\s+install|venv)|conda\s+(env\s+create|create|install)"
+PROGRAM = re.compile(r"^\s*(\$\s+)?(sudo\s+)?(python[0-9.]*|pip[0-9]*|bash|sh|zsh|make|cmake|java|javac|node|npm|npx|"
+                     r"yarn|Rscript|R|julia|cargo|go|mvn|gradle|\./\S+|\S+\.(sh|py)\b|docker(-compose)?|conda|mamba|"
+                     r"pytest|jupyter|cd|export|source|git|wget|curl|tar|unzip|gcc|g\+\+|clang|perl|ruby|dotnet|uv|"
+                     r"poetry|tox|nox|ant|sbt|stack|cabal|swift|php|lua|matlab|octave)(\s|$)")
+SETUP_CMD = re.compile(r"^\s*(sudo\s+)?(pip3?\s+install|python3?\s+-m\s+(pip\s+install|venv)"
+                       r"|conda\s+(env\s+create|create|install)"
                        r"|mamba\s|apt(-get)?\s+install|npm\s+(install|ci)|yarn(\s+install)?\s*$|make\s+(install|setup|deps)"
                        r"|python3?\s+setup\.py|docker\s+(build|pull)|docker-compose\s+build|source\s+\S*activate|poetry\s+install"
                        r"|uv\s+(sync|pip)|virtualenv\s|\.?/?(setup|install)\.sh|bash\s+\S*(setup|install)\S*\.sh|cargo\s+build|mvn\s+(install|package))")
 NON_COMMAND = re.compile(r"^\s*(#|//|$)")
 ENV_ASSIGN = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 CD = re.compile(r"^\s*cd\s+(\S+)\s*$")
-TRIVIAL = re.compile(r"^\s*(ls|pwd|echo|cat\s+README|git\s+clone|cd|which|mkdir|tree|head|less|more|true|clear)\b|(--help|-h|--version)\s*$")
+TRIVIAL = re.compile(r"^\s*(ls|pwd|echo|cat\s+README|git\s+clone|cd|which|mkdir|tree|head|less|more|true|clear)\b"
+                     r"|(--help|-h|--version)\s*$")
 PAPER_REF = re.compile(r"\b(Table|Tab\.|Figure|Fig\.|Section|Sec\.|Listing)\s*([0-9]+[a-z]?)", re.I)
-QUICK = re.compile(r"\b(quick|reduced|small(er)?|subset|smoke|toy|fast|mini|sample|short|demo mode|--quick|--fast|--small)\b", re.I)
+QUICK = re.compile(r"\b(quick|reduced|small(er)?|subset|smoke|toy|fast|mini|sample|short|demo mode|--quick|--fast|"
+                   r"--small)\b", re.I)
 LONG = re.compile(r"\b(\d+(\.\d+)?\s*(hours?|hrs?|days?)|overnight|several hours|a day)\b", re.I)
 HEADING_KIND = [
-    ("reuse", re.compile(r"own data|your own|reuse|re-use|extend|custom|adapt|new (data|input|dataset)|other data|configur|api|library use|transfer", re.I)),
+    ("reuse", re.compile(r"own data|your own|reuse|re-use|extend|custom|adapt|new (data|input|dataset)|other data|"
+                         r"configur|api|library use|transfer", re.I)),
     ("setup", re.compile(r"install|setup|set up|set-up|requirement|environment|dependenc|prerequisite|build", re.I)),
-    ("workflow", re.compile(r"usage|run|reproduc|experiment|evaluat|quick ?start|getting started|results?|replicat|example|demo|benchmark|how to", re.I)),
+    ("workflow", re.compile(r"usage|run|reproduc|experiment|evaluat|quick ?start|getting started|results?|replicat|"
+                            r"example|demo|benchmark|how to", re.I)),
 ]
-GOAL_HEAD = re.compile(r"overview|about|introduction|description|purpose|summary|abstract|what is|goal|motivation", re.I)
+GOAL_HEAD = re.compile(r"overview|about|introduction|description|purpose|summary|abstract|what is|goal|motivation",
+                       re.I)
 STRUCTURE_HEAD = re.compile(r"structure|layout|organi[sz]ation|contents|directory|files|repository", re.I)
-LIMITS = re.compile(r"limitation|troubleshoot|known (issue|problem|limitation)|caveat|failure|not supported|faq|pitfall|common (problem|error)", re.I)
-RESOURCES = re.compile(r"\b\d+(\.\d+)?\s*(GB|MB|GiB|MiB|cores?|CPUs?|GPUs?|minutes?|mins?|hours?|seconds?|sec)\b|\b(RAM|GPU|disk space|memory)\b", re.I)
+LIMITS = re.compile(r"limitation|troubleshoot|known (issue|problem|limitation)|caveat|failure|not supported|faq|"
+                    r"pitfall|common (problem|error)", re.I)
+RESOURCES = re.compile(r"\b\d+(\.\d+)?\s*(GB|MB|GiB|MiB|cores?|CPUs?|GPUs?|minutes?|mins?|hours?|seconds?|sec)\b|"
+                       r"\b(RAM|GPU|disk space|memory)\b", re.I)
 INPUT_WORDS = re.compile(r"\b(input|inputs|dataset|data set|data file|reads|csv)\b", re.I)
 OUTPUT_WORDS = re.compile(r"\b(output|outputs|prints|writes|produces|generates|saved to|written to)\b", re.I)
-DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard library|no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|node(\.js)?\s*\d+|gcc|docker)\b", re.I)
+DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard library|"
+                        r"no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|"
+                        r"node(\.js)?\s*\d+|gcc|docker)\b", re.I)
 ENV_MENTION = re.compile(r"\b([A-Z][A-Z0-9_]{2,})=([^\s`'\"]+)")
-NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|only the (python )?standard library|no (third-party|external) (dependencies|packages)", re.I)
+NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|"
+                      r"only the (python )?standard library|no (third-party|external) (dependencies|packages)", re.I)
 
 
 @dataclass
@@ -198,9 +210,12 @@ def _block_commands(code: str, sections: list[Section], context: str, block: int
         elif TRIVIAL.search(line):
             kind = "trivial"
         else:
-            kind = heading_kind if heading_kind in ("reuse", "workflow") else ("workflow" if heading_kind != "setup" else "setup")
-        out.append(DocCommand(cmd=line, section=title, kind=kind, mentions=mentions + [m for m in _refs(line) if m not in mentions],
-                              quick=bool(QUICK.search(line) or QUICK.search(context)), prefix=list(prefix), block=block))
+            kind = (heading_kind if heading_kind in ("reuse", "workflow")
+                    else ("workflow" if heading_kind != "setup" else "setup"))
+        out.append(DocCommand(cmd=line, section=title, kind=kind,
+                              mentions=mentions + [m for m in _refs(line) if m not in mentions],
+                              quick=bool(QUICK.search(line) or QUICK.search(context)),
+                              prefix=list(prefix), block=block))
     return out
 
 
@@ -211,7 +226,9 @@ def _signals(sections: list[Section], commands: list[DocCommand], full: str, has
     return {
         "entry": len(full.split()) >= 30,
         "goal": bool(GOAL_HEAD.search(titles)) or len(first_para.split()) >= 10,
-        "setup": any(c.kind == "setup" for c in commands) or any(_section_kind(s.title) == "setup" and len(s.text.split()) >= 5 for s in sections) or bool(NO_SETUP.search(full)),
+        "setup": any(c.kind == "setup" for c in commands)
+                 or any(_section_kind(s.title) == "setup" and len(s.text.split()) >= 5 for s in sections)
+                 or bool(NO_SETUP.search(full)),
         "workflow": any(c.kind in ("workflow", "reuse") for c in commands),
         "io": bool(INPUT_WORDS.search(full) and OUTPUT_WORDS.search(full)),
         "mapping": bool(_refs(full)) or bool(re.search(r"\b(claim|result)s? (in|of|from) the paper\b", full, re.I)),

@@ -61,7 +61,8 @@ class ReviewRequest:
     image: str | None = None
     """Base container image for the Docker sandbox."""
     scratch: Path | None = None
-    """Where artifact copies live while commands run (default: a new temporary folder, never inside the run directory)."""
+    """Where artifact copies live while commands run (default: a new temporary folder, never inside the run
+    directory)."""
     max_minutes: float | None = None
     """Wall-clock budget of the review's agent and artifact commands, shared out per phase
     (default: REVIEW_BUDGET_S)."""
@@ -84,12 +85,14 @@ def resolve_agent(req: ReviewRequest):
         if req.agent == "llm":
             raise
         return HeuristicAgent(), [Flag(severity="medium", code="llm-unavailable",
-                                       message=f"LLM agent unavailable ({exc}); reviewed with the offline heuristic agent")]
+                                       message=f"LLM agent unavailable ({exc}); "
+                                               "reviewed with the offline heuristic agent")]
 
 
 def resolve_sandbox(req: ReviewRequest, scratch: Path | None = None):
     """(sandbox, flags): the backend `req.sandbox` names (auto: the first usable), with what it enforces."""
-    options = SandboxOptions(limits=Limits(timeout_s=req.timeout_s), scratch=scratch, image=req.image, review=req.out.name)
+    options = SandboxOptions(limits=Limits(timeout_s=req.timeout_s), scratch=scratch, image=req.image,
+                             review=req.out.name)
     sandbox, passed_over = open_sandbox(req.sandbox, options)
     flags = [Flag(severity="info", code="sandbox-isolation", message=sandbox.enforcement().describe())]
     flags += [Flag(severity="info", code="sandbox-fallback", message=f"not used: {why}") for why in passed_over]
@@ -113,7 +116,8 @@ class _Clock:
                 **{f"{k}_s": v for k, v in self.phase_times.items()}}
 
 
-def run_review(req: ReviewRequest, agent=None, sandbox=None, progress: Progress | None = None) -> tuple[Report, dict[str, Path]]:
+def run_review(req: ReviewRequest, agent=None, sandbox=None,
+               progress: Progress | None = None) -> tuple[Report, dict[str, Path]]:
     """Review one artifact. SIGINT/SIGTERM at any moment stop it with ReviewInterrupted (exit 130/143) and, once
     the run directory exists, an incomplete report."""
     signals = _StopSignals()
@@ -165,9 +169,9 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     def report_fn(status: str = "complete", extra: Sequence[Flag] = ()) -> dict:
         skipped = ctx.acquisition.skipped if ctx.acquisition else []
         link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]
-        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"), status=status,
-                              timing=clock.timing(ctx), extra_flags=flags.all() + link_flags + list(extra),
-                              cost=getattr(agent, "cost", None))
+        report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
+                              status=status, timing=clock.timing(ctx),
+                              extra_flags=flags.all() + link_flags + list(extra), cost=getattr(agent, "cost", None))
         write_reports(report, store.root, rubric)
         return report.model_dump(mode="json")
 

@@ -168,11 +168,12 @@ def load_rubric(folder: Path | None = None) -> Rubric:
         if kind not in FACT_TYPES:
             raise RubricError(f"facts.yaml: fact '{name}' has unknown type '{kind}'")
         if name in facts and facts[name] != kind:
-            raise RubricError(f"facts.yaml: fact '{name}' is computed for every review as a {facts[name]}, not a {kind}")
+            raise RubricError(f"facts.yaml: fact '{name}' is computed for every review as a {facts[name]}, "
+                              f"not a {kind}")
         facts[name] = kind
         if spec.get("evidence"):
             fact_evidence[name] = str(spec["evidence"])
-    for dim_id, spec in dims_doc.items():
+    for _dim_id, spec in dims_doc.items():
         for item in spec["items"]:
             facts[item] = "bool"
     dimensions = {}
@@ -194,9 +195,9 @@ def load_rubric(folder: Path | None = None) -> Rubric:
                    [parse_condition(x, facts, f"crosschecks.yaml {c['code']}") for x in c["then"]])
         for c in _read(folder, "crosschecks.yaml")
     ]
-    return Rubric(registry=registry, fact_evidence=fact_evidence, gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}), dimensions=dimensions,
-                  levels=_read(folder, "levels.yaml"), facts=facts, badges=badges, crosschecks=crosschecks,
-                  advice=_advice(folder, facts))
+    return Rubric(registry=registry, fact_evidence=fact_evidence, gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}),
+                  dimensions=dimensions, levels=_read(folder, "levels.yaml"), facts=facts, badges=badges,
+                  crosschecks=crosschecks, advice=_advice(folder, facts))
 
 
 def _advice(folder: Path, facts: dict[str, str]) -> dict[str, str]:

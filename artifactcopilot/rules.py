@@ -161,7 +161,8 @@ def level_max(levels: list[EvidenceLevel]) -> EvidenceLevel:
 def supported_score(dim_id: str, checklist, evidence_level: EvidenceLevel, interventions: list[Intervention],
                     rubric: Rubric) -> tuple[Score, list[TraceStep]]:
     """The score a packet's own checklist supports under the rubric's level rules."""
-    facts: Facts = {c.item: Fact(c.status == "satisfied", list(c.evidence)) for c in checklist if c.status != "not_applicable"}
+    facts: Facts = {c.item: Fact(c.status == "satisfied", list(c.evidence))
+                    for c in checklist if c.status != "not_applicable"}
     facts[f"{dim_id}.evidence_level"] = Fact(evidence_level)
     top = max((i.level for i in interventions), key=lambda lv: lv.rank, default=InterventionLevel.I0)
     facts["max_intervention"] = Fact(top, [i.id for i in interventions if i.level == top])

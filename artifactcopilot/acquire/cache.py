@@ -101,7 +101,8 @@ class DownloadCache:
             tmp_file.unlink(missing_ok=True)  # same content already cached under another URL
         else:
             os.replace(tmp_file, blob)
-        atomic_write(self.root / "urls" / f"{_key(url)}.json", json.dumps({**entry, "url": url, "stored_at": time.time()}))
+        atomic_write(self.root / "urls" / f"{_key(url)}.json",
+                     json.dumps({**entry, "url": url, "stored_at": time.time()}))
         return blob
 
     # ---- API listings and redirects ----------------------------------------------------------
@@ -115,4 +116,5 @@ class DownloadCache:
         return entry.get("value")
 
     def put_meta(self, url: str, value) -> None:
-        atomic_write(self.root / "meta" / f"{_key(url)}.json", json.dumps({"url": url, "fetched_at": time.time(), "value": value}))
+        atomic_write(self.root / "meta" / f"{_key(url)}.json",
+                     json.dumps({"url": url, "fetched_at": time.time(), "value": value}))

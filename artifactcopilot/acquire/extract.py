@@ -44,7 +44,8 @@ def archive_kind(path: Path, name: str | None = None) -> str | None:
         return None
     if kind in ("zip", "7z"):
         return kind
-    if kind == "tar" or (kind in ("gzip", "xz", "bzip2") and ((name or path.name).lower().endswith(ARCHIVE_SUFFIXES) or _is_tar(path))):
+    if kind == "tar" or (kind in ("gzip", "xz", "bzip2")
+                         and ((name or path.name).lower().endswith(ARCHIVE_SUFFIXES) or _is_tar(path))):
         return "tar"
     return None
 
@@ -108,10 +109,12 @@ def extract_nested(root: Path, limits: ExtractLimits | None = None) -> list[str]
             notes.append(f"nested archive {rel} not unpacked: more than {NESTED_MAX} nested archives")
             continue
         if target.exists() or budget <= 0:
-            notes.append(f"nested archive {rel} not unpacked: " + ("its folder exists" if target.exists() else "size limit reached"))
+            notes.append(f"nested archive {rel} not unpacked: "
+                         + ("its folder exists" if target.exists() else "size limit reached"))
             continue
         try:
-            notes += [f"{rel}: {n}" for n in extract(archive, target, ExtractLimits(budget, limits.max_files, limits.max_ratio))]
+            inner = ExtractLimits(budget, limits.max_files, limits.max_ratio)
+            notes += [f"{rel}: {n}" for n in extract(archive, target, inner)]
             notes.append(f"nested archive {rel} unpacked into {target.relative_to(root).as_posix()}/")
             budget -= _tree_bytes(target)
         except AcquisitionError as exc:

@@ -52,7 +52,8 @@ def resolve_article(article_id: str, version: str | None, client: HttpClient, se
         name, url = str(entry.get("name") or entry.get("id") or "file"), entry.get("download_url")
         md5 = entry.get("computed_md5") or entry.get("supplied_md5") or None
         size = as_int(entry.get("size"))
-        listing.append({"name": name, "size": size, "md5": md5, "url": url, "link_only": bool(entry.get("is_link_only"))})
+        listing.append({"name": name, "size": size, "md5": md5, "url": url,
+                        "link_only": bool(entry.get("is_link_only"))})
         if url and not entry.get("is_link_only"):
             files.append(RemoteFile(url=url, name=safe_file_name(name), size=size, md5=md5))
     if not files:

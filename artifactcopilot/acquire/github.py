@@ -38,8 +38,8 @@ def parse(parsed: ParseResult) -> GitHubLink | None:
     owner, repo, rest = parts[0], parts[1].removesuffix(".git"), parts[2:]
     if parsed.hostname == "codeload.github.com":  # codeload.github.com/O/R/tar.gz/REF
         if len(rest) >= 2:
-            return GitHubLink(owner, repo, ref="/".join(rest[1:]).removeprefix("refs/heads/").removeprefix("refs/tags/"),
-                              archive="zipball" if rest[0] == "zip" else "tarball")
+            ref = "/".join(rest[1:]).removeprefix("refs/heads/").removeprefix("refs/tags/")
+            return GitHubLink(owner, repo, ref=ref, archive="zipball" if rest[0] == "zip" else "tarball")
         return None
     if not rest:
         return GitHubLink(owner, repo)
@@ -73,10 +73,12 @@ def resolve(link: GitHubLink, client: HttpClient, settings: DownloadSettings, ch
         ref = str(release.get("tag_name") or link.release)
         chain.append({"from": label, "to": url, "how": f"GitHub releases API (tag {ref})"})
         for asset in release.get("assets") or []:
-            listing.append({"name": asset.get("name"), "size": asset.get("size"), "url": asset.get("browser_download_url")})
+            listing.append({"name": asset.get("name"), "size": asset.get("size"),
+                            "url": asset.get("browser_download_url")})
             if link.asset and asset.get("name") != link.asset:
                 continue
-            files.append(RemoteFile(url=rebase(str(asset.get("url")), PUBLIC_API, settings.github_url), name=safe_file_name(str(asset.get("name"))),
+            files.append(RemoteFile(url=rebase(str(asset.get("url")), PUBLIC_API, settings.github_url),
+                                    name=safe_file_name(str(asset.get("name"))),
                                     size=as_int(asset.get("size")), accept="application/octet-stream"))
         if link.asset:
             if not files:
@@ -91,7 +93,8 @@ def resolve(link: GitHubLink, client: HttpClient, settings: DownloadSettings, ch
             raise AcquisitionError(f"{label}: {api} names no default branch (an empty repository?)")
         chain.append({"from": label, "to": api, "how": f"default branch {ref}"})
     sha = ref if SHA.match(ref) else _commit_of(api, ref, client, label)
-    chain.append({"from": f"{label} at {ref}", "to": f"commit {sha}", "how": "GitHub commits API" if sha != ref else "commit given"})
+    chain.append({"from": f"{label} at {ref}", "to": f"commit {sha}",
+                  "how": "GitHub commits API" if sha != ref else "commit given"})
     archive = f"{api}/{link.archive}/{sha}"
     suffix = "zip" if link.archive == "zipball" else "tar.gz"
     files.append(RemoteFile(url=archive, name=f"{safe_file_name(link.repo)}-{sha[:12]}.{suffix}", expect_archive=True,

@@ -43,15 +43,18 @@ def is_remote(source: str) -> bool:
         pass
     scheme = urlparse(source).scheme.lower()
     source = source.strip()
-    return scheme in ("http", "https", "doi") or bool(DOI.match(source) or GIT_SSH.match(source) or BARE_HOST.match(source))
+    return scheme in ("http", "https", "doi") or bool(DOI.match(source) or GIT_SSH.match(source)
+                                                      or BARE_HOST.match(source))
 
 
-def resolve(source: str, client: HttpClient, settings: DownloadSettings, chain: list[dict], depth: int = 0) -> Resolution:
+def resolve(source: str, client: HttpClient, settings: DownloadSettings, chain: list[dict],
+            depth: int = 0) -> Resolution:
     from . import figshare, github, zenodo
 
     source = source.strip()
     if depth > settings.max_redirects:
-        raise AcquisitionError(f"{source}: more than {settings.max_redirects} redirects while resolving the artifact link")
+        raise AcquisitionError(f"{source}: more than {settings.max_redirects} redirects "
+                               "while resolving the artifact link")
     if BARE_HOST.match(source):
         chain.append({"from": source, "to": "https://" + source, "how": "link without a scheme read as https"})
         source = "https://" + source
@@ -66,7 +69,8 @@ def resolve(source: str, client: HttpClient, settings: DownloadSettings, chain: 
             chain.append({"from": source, "to": f"Zenodo record {m.group(1)}", "how": "DOI prefix 10.5281/zenodo"})
             return zenodo.resolve_record(m.group(1), client, settings, chain)
         if (m := FIGSHARE_DOI.match(doi)):
-            chain.append({"from": source, "to": f"Figshare article {m.group(1)}", "how": "DOI prefix 10.6084/m9.figshare"})
+            chain.append({"from": source, "to": f"Figshare article {m.group(1)}",
+                          "how": "DOI prefix 10.6084/m9.figshare"})
             return figshare.resolve_article(m.group(1), m.group(2), client, settings, chain)
         resolver = f"{settings.doi_url.rstrip('/')}/{doi}"
         target = client.redirect_target(resolver, f"DOI {doi}")

@@ -180,7 +180,8 @@ class HttpClient:
                 hit = self.cache.lookup(f.url)
                 if hit:
                     blob, entry = hit
-                    rec.update(cache="hit", status=None, **{k: entry.get(k) for k in ("name", "bytes", "sha256", "md5", "content_type")})
+                    rec.update(cache="hit", status=None,
+                               **{k: entry.get(k) for k in ("name", "bytes", "sha256", "md5", "content_type")})
                     self.requests.append({"url": f.url, "cache": "hit"})
                 else:
                     info = self._retrying(f.url, label, lambda: self._fetch_once(f, label))
@@ -236,7 +237,8 @@ class HttpClient:
                         head += chunk[:HEAD_BYTES - len(head)]
                     total += len(chunk)
                     if total > cap:
-                        raise AcquisitionError(f"{label}: {f.url} sent more than the {human(cap)} download limit — stopped")
+                        raise AcquisitionError(f"{label}: {f.url} sent more than the {human(cap)} "
+                                               "download limit — stopped")
                     sha.update(chunk)
                     md5.update(chunk)
                     out.write(chunk)

@@ -22,7 +22,8 @@ class DownloadSettings(BaseModel):
     zenodo_url: str = "https://zenodo.org"
     """Zenodo base; records are listed from {zenodo_url}/api/records/N (env ARTIFACTCOPILOT_ZENODO_URL)."""
     figshare_url: str = "https://api.figshare.com"
-    """Figshare API base; files are listed from {figshare_url}/v2/articles/ID/files (env ARTIFACTCOPILOT_FIGSHARE_URL)."""
+    """Figshare API base; files are listed from {figshare_url}/v2/articles/ID/files
+    (env ARTIFACTCOPILOT_FIGSHARE_URL)."""
     github_url: str = "https://api.github.com"
     """GitHub API base; sources come from {github_url}/repos/OWNER/REPO/tarball/REF (env ARTIFACTCOPILOT_GITHUB_URL)."""
     doi_url: str = "https://doi.org"
@@ -54,7 +55,8 @@ class DownloadSettings(BaseModel):
         if cache:
             values["cache_dir"] = Path(cache).expanduser()
         for env, name, kind in (("HTTP_ATTEMPTS", "attempts", int), ("HTTP_BACKOFF", "backoff_s", float),
-                                ("HTTP_TIMEOUT", "timeout_s", float), ("MAX_DOWNLOAD_BYTES", "max_download_bytes", int)):
+                                ("HTTP_TIMEOUT", "timeout_s", float),
+                                ("MAX_DOWNLOAD_BYTES", "max_download_bytes", int)):
             raw = os.environ.get(ENV_PREFIX + env)
             if raw:
                 try:

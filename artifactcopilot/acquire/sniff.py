@@ -6,8 +6,9 @@ import re
 HEAD_BYTES = 512
 ARCHIVE_KINDS = {"zip", "gzip", "xz", "bzip2", "tar"}
 # Suffix -> the magic its content must have.
-EXPECTED_BY_SUFFIX = ((".tar.gz", "gzip"), (".tgz", "gzip"), (".tar.xz", "xz"), (".txz", "xz"), (".tar.bz2", "bzip2"),
-                      (".tbz2", "bzip2"), (".zip", "zip"), (".tar", "tar"), (".gz", "gzip"), (".7z", "7z"), (".pdf", "pdf"))
+EXPECTED_BY_SUFFIX = ((".tar.gz", "gzip"), (".tgz", "gzip"), (".tar.xz", "xz"), (".txz", "xz"),
+                      (".tar.bz2", "bzip2"), (".tbz2", "bzip2"), (".zip", "zip"), (".tar", "tar"), (".gz", "gzip"),
+                      (".7z", "7z"), (".pdf", "pdf"))
 EXPECTED_BY_TYPE = {"application/zip": "zip", "application/x-zip-compressed": "zip", "application/gzip": "gzip",
                     "application/x-gzip": "gzip", "application/x-xz": "xz", "application/x-tar": "tar",
                     "application/x-bzip2": "bzip2", "application/pdf": "pdf"}

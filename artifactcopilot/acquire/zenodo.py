@@ -46,7 +46,8 @@ def resolve_record(record_id: str, client: HttpClient, settings: DownloadSetting
         links = entry.get("links") or {}
         url = links.get("content") or links.get("download") or links.get("self") or f"{api}/files/{quote(name)}/content"
         checksum = str(entry.get("checksum") or "")
-        md5 = checksum.split(":", 1)[1] if checksum.startswith("md5:") else (checksum if re.fullmatch(r"[0-9a-f]{32}", checksum) else None)
+        md5 = (checksum.split(":", 1)[1] if checksum.startswith("md5:")
+               else (checksum if re.fullmatch(r"[0-9a-f]{32}", checksum) else None))
         size = as_int(entry.get("size", entry.get("filesize")))
         listing.append({"name": name, "size": size, "checksum": checksum or None, "url": url})
         if only and name != only:

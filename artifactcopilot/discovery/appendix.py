@@ -5,7 +5,8 @@ import re
 
 HEAD = re.compile(r"^[ \t]*(#{1,6}[ \t]*)?((?:[A-Z]|\d+|[A-Z]\.\d+|Appendix[ \t]+[A-Z])[.:]?[ \t]+)?"
                   r"(artifact[ \t]+(appendix|evaluation)(?:[ \t]*[:\-–][^\n]*)?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
-END = re.compile(r"^[ \t]*(#{1,6}[ \t]*)?(\d+[ \t]+)?(references|bibliography|acknowledge?ments?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+END = re.compile(r"^[ \t]*(#{1,6}[ \t]*)?(\d+[ \t]+)?(references|bibliography|acknowledge?ments?)[ \t]*$",
+                 re.IGNORECASE | re.MULTILINE)
 MAX_CHARS = 40_000
 
 

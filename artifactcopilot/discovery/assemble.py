@@ -16,7 +16,8 @@ from .prose import script_command
 from .shell import words
 from .view import ArtifactView, FileIndex, join, safe_read
 
-LABEL = re.compile(r"^((?:experiment|main result|result|step|part|task|claim|figure|table|rq)\s*[\w.]*\d[\w.]*)\s*[:.\-–]",
+LABEL = re.compile(r"^((?:experiment|main result|result|step|part|task|claim|figure|table|rq)\s*[\w.]*\d[\w.]*)"
+                   r"\s*[:.\-–]",
                    re.IGNORECASE)
 
 

@@ -12,7 +12,8 @@ import re
 from .model import BadgeRequest
 
 BADGE = re.compile(r"\b(?:evaluated[-\s])?(available|availability|functional|functionality|reusable|reusability|"
-                   r"reproduced|reproducible|reproducibility|results\s+reproduced|replicated|replicable)\b", re.IGNORECASE)
+                   r"reproduced|reproducible|reproducibility|results\s+reproduced|replicated|replicable)\b",
+                   re.IGNORECASE)
 TRIGGER = re.compile(r"\b(request(ed|ing)?|apply(ing)?|applied|application|submission|submitting|submit|seek(ing)?|"
                      r"claim(ing)?|aim(ing)? for|target(ing)?|candidate for)\b", re.IGNORECASE)
 NEGATED = re.compile(r"\b(not|don't|do not|no)\s+(request|apply|applying|claim|seek)", re.IGNORECASE)

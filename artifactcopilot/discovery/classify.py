@@ -24,12 +24,13 @@ INSTALL = re.compile(
 TEST = re.compile(r"^(pytest|py\.test|python[\d.]*\s+-m\s+(pytest|unittest)|make\s+\S*(test|check)\S*|tox|nox|"
                   r"(npm|yarn|pnpm)\s+(run\s+)?test|(uv\s+)?pip\d?\s+check|cargo\s+test|go\s+test|mvn\s+test|"
                   r"gradle\s+test|ctest|python[\d.]*\s+\S*(^|/)(run_)?tests?(_\w+)?\.py)\b", _I)
-DOWNLOAD = re.compile(r"^(wget|curl|git\s+(clone|lfs\s+pull|submodule\s+update)|gdown|kaggle|huggingface-cli\s+download|"
-                      r"hf\s+download|aws\s+s3\s+(cp|sync)|gsutil\s+cp|zenodo_get|docker\s+pull|singularity\s+pull|"
-                      r"apptainer\s+pull|svn\s+(checkout|co)|scp|rsync|(\S*/)?download[\w\-.]*\.(sh|py))\b", _I)
-DATA = re.compile(r"^(gunzip|gzip\s+-\w*d\w*|unzip|tar\s+(-?\w*x\w*|--extract)|xz\s+-\w*d\w*|unxz|bunzip2|bzip2\s+-\w*d\w*|7z\s+x|"
-                  r"7za\s+x|unrar|zstd\s+-\w*d\w*|unzstd|docker\s+cp|cat\s+[^|]*>\s*\S+|(\S*/)?(extract|unpack|prepare_data|"
-                  r"unzip)[\w\-.]*\.(sh|py))\b", _I)
+DOWNLOAD = re.compile(r"^(wget|curl|git\s+(clone|lfs\s+pull|submodule\s+update)|gdown|kaggle|"
+                      r"huggingface-cli\s+download|hf\s+download|aws\s+s3\s+(cp|sync)|gsutil\s+cp|zenodo_get|"
+                      r"docker\s+pull|singularity\s+pull|apptainer\s+pull|svn\s+(checkout|co)|scp|rsync|"
+                      r"(\S*/)?download[\w\-.]*\.(sh|py))\b", _I)
+DATA = re.compile(r"^(gunzip|gzip\s+-\w*d\w*|unzip|tar\s+(-?\w*x\w*|--extract)|xz\s+-\w*d\w*|unxz|bunzip2|"
+                  r"bzip2\s+-\w*d\w*|7z\s+x|7za\s+x|unrar|zstd\s+-\w*d\w*|unzstd|docker\s+cp|cat\s+[^|]*>\s*\S+|"
+                  r"(\S*/)?(extract|unpack|prepare_data|unzip)[\w\-.]*\.(sh|py))\b", _I)
 PLOT_CMD = re.compile(r"^(gnuplot|pdflatex|latexmk|xelatex|dot\s+-T)\b", _I)
 PLOT_WORDS = re.compile(r"^(plot\w*|figures?|figs?|graphs?|draw\w*|charts?|visuali[sz]\w*|fig\d+\w*|figure\d+\w*)$", _I)
 
@@ -91,7 +92,8 @@ def classify(inner: str, heading: str = "", data_section: bool = False) -> str:
             return "plot"
         if HEAD_TEST.search(heading) and not re.search(r"experiment|reproduc", heading, re.IGNORECASE):
             return "test"
-        if HEAD_SETUP.search(heading) and not re.search(r"experiment|run|reproduc|usage|result", heading, re.IGNORECASE):
+        if HEAD_SETUP.search(heading) and not re.search(r"experiment|run|reproduc|usage|result", heading,
+                                                        re.IGNORECASE):
             return "install"
         if re.search(r"\b(extract(ing)?|unpack(ing)?|decompress(ing)?)\b.*\bdata|\bdata\b.*\b(extract|unpack)", heading,
                      re.IGNORECASE):

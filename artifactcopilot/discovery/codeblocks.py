@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 
 from .shell import LogicalLine, logical_lines, looks_like_command
 
-SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal", "shellsession",
-               "powershell", "ps", "ps1", "bat", "batch", "fish", "ksh", "csh", "tcsh"}
+SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal",
+               "shellsession", "powershell", "ps", "ps1", "bat", "batch", "fish", "ksh", "csh", "tcsh"}
 PLAIN_INFOS = {"", "text", "txt", "none", "plain", "plaintext", "commandline", "command", "code"}
-CODE_INFOS = {"python", "py", "python3", "ipython", "pycon", "r", "julia", "java", "javascript", "js", "c", "cpp", "c++"}
+CODE_INFOS = {"python", "py", "python3", "ipython", "pycon", "r", "julia", "java", "javascript", "js", "c", "cpp",
+              "c++"}
 OUTPUT_INTRO = re.compile(r"\b(output|outputs|print|prints|printed|display|displays|return|returns|stdout|stderr|"
-                          r"will have|should see|will see|looks? like|result is|results are|shows?|log)\b", re.IGNORECASE)
+                          r"will have|should see|will see|looks? like|result is|results are|shows?|log)\b",
+                          re.IGNORECASE)
 
 
 @dataclass

@@ -22,10 +22,10 @@ from .notebooks import DocLine, mark_documented, read_notebook
 from .reuse import reuse_hints
 from .view import ArtifactView, FileIndex, safe_read
 
-DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment[^/]*\.ya?ml|"
-                              r"Pipfile(\.lock)?|poetry\.lock|Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|package\.json|"
-                              r"Cargo\.toml|pom\.xml|build\.gradle|renv\.lock|DESCRIPTION|go\.mod|conda[^/]*\.ya?ml|"
-                              r"uv\.lock)$", re.IGNORECASE)
+DEPENDENCY_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|"
+                              r"environment[^/]*\.ya?ml|Pipfile(\.lock)?|poetry\.lock|Dockerfile[^/]*|"
+                              r"docker-compose[^/]*\.ya?ml|package\.json|Cargo\.toml|pom\.xml|build\.gradle|renv\.lock|"
+                              r"DESCRIPTION|go\.mod|conda[^/]*\.ya?ml|uv\.lock)$", re.IGNORECASE)
 MAX_NOTEBOOKS = 200
 MAX_FACT_CHARS = 300_000
 LATE = 10**9

@@ -18,7 +18,8 @@ DOC_EXT = re.compile(r"(\.(md|markdown|txt|rst|adoc))?$", re.IGNORECASE)
 ROLES = [
     ("artifact", re.compile(r"^(artifact[\w\-. ]*|[\w\-. ]*artifact[-_ ]?(appendix|evaluation)[\w\-. ]*)"
                             r"\.(md|markdown|txt|rst|pdf)$|^artifact$", re.IGNORECASE)),
-    ("install", re.compile(r"^(install|installation|setup|getting[-_ ]?started)(\.(md|markdown|txt|rst))?$", re.IGNORECASE)),
+    ("install", re.compile(r"^(install|installation|setup|getting[-_ ]?started)(\.(md|markdown|txt|rst))?$",
+                           re.IGNORECASE)),
     ("requirements", re.compile(r"^requirements?(\.(md|markdown|txt|rst))?$", re.IGNORECASE)),
     ("reproduce", re.compile(r"^(reproduc\w*|replicat\w*|reproducibility)(\.(md|markdown|txt|rst))?$", re.IGNORECASE)),
     ("status", re.compile(r"^status(\.(md|markdown|txt|rst))?$", re.IGNORECASE)),
@@ -78,7 +79,8 @@ def _candidates(index: FileIndex) -> tuple[str | None, list[str], list[str], lis
     ae = [f for f in files if f.count("/") <= 2 and role_of(f) in ROLE_RANK]
     ae.sort(key=lambda f: (f.count("/"), ROLE_RANK[role_of(f) or "status"], f))
     subs = [f for f in readmes if f != entry and "/" in f and f.count("/") <= SUBREADME_DEPTH]
-    pages = sorted(f for f in files if re.match(r"^docs?/", f, re.IGNORECASE) and re.search(r"\.(md|markdown|rst|txt)$", f, re.IGNORECASE))
+    pages = sorted(f for f in files if re.match(r"^docs?/", f, re.IGNORECASE)
+                   and re.search(r"\.(md|markdown|rst|txt)$", f, re.IGNORECASE))
     return entry, ae, subs, pages
 
 

@@ -25,7 +25,8 @@ MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat
 EXPORT = re.compile(r"^\s*export\s+([A-Za-z_]\w*)=(.*)$")
 PRINTS = re.compile(r"\bwill (?:print|output|display|show|return)\s*:\s*([^\n]+)", re.IGNORECASE)
 SAMPLE = re.compile(r"\b(sample|example|test|demo|toy)\b.*\b(input|trace|file|data|dataset)s?\b", re.IGNORECASE)
-WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:the\s+)?(?:following\s+)?commands?)\b[^.]{0,60}?"
+WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:the\s+)?(?:following\s+)?commands?)\b"
+                     r"[^.]{0,60}?"
                      r"\b(?:from|in|inside|to be|is|be)\s+(?:the\s+)?`([\w./\-]{1,200})`\s*(?:folder|directory|dir)?",
                      re.IGNORECASE)
 KNOB = re.compile(r"\b(number of (runs|rounds|trials|iterations|repetitions|samples|epochs|seeds)|repeated|"

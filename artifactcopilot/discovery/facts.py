@@ -21,24 +21,28 @@ TOOLS = [
     ("cmake", r"\bcmake\b"), ("node", r"\b(node\.?js|nodejs|npm)\b"), ("docker", r"\bdocker(-compose)?\b"),
     ("singularity", r"\b(singularity|apptainer)\b"), ("cuda", r"\bcuda\b"), ("mysql", r"\bmysql\b"),
     ("postgresql", r"\bpostgres(ql)?\b"), ("matlab", r"\bmatlab\b"), ("octave", r"\boctave\b"),
-    ("julia", r"\bjulia\b"), ("git", r"^\s*[-*\d.]*\s*git\s*$|\bgit\s*(>=|\d)"), ("conda", r"\b(conda|miniconda|anaconda|mamba)\b"),
-    ("poetry", r"\bpoetry\b"), ("uv", r"(?<![\w-])uv(?![\w-])"), ("jupyter", r"\b(jupyter|jupyterlab)\b"),
+    ("julia", r"\bjulia\b"), ("git", r"^\s*[-*\d.]*\s*git\s*$|\bgit\s*(>=|\d)"),
+    ("conda", r"\b(conda|miniconda|anaconda|mamba)\b"), ("poetry", r"\bpoetry\b"), ("uv", r"(?<![\w-])uv(?![\w-])"),
+    ("jupyter", r"\b(jupyter|jupyterlab)\b"),
 ]
 REQUIRE_CONTEXT = re.compile(r"\b(require[sd]?|requirements?|install(ed|ation)?|need(s|ed)?|depends on|"
-                             r"prerequisites?|must have|make sure you have|tested (on|with)|version\s+\d|>=)\b", re.IGNORECASE)
-GOAL_HEAD = re.compile(r"overview|about|introduction|description|purpose|summary|abstract|what is|goal|motivation", re.IGNORECASE)
+                             r"prerequisites?|must have|make sure you have|tested (on|with)|version\s+\d|>=)\b",
+                             re.IGNORECASE)
+GOAL_HEAD = re.compile(r"overview|about|introduction|description|purpose|summary|abstract|what is|goal|motivation",
+                       re.IGNORECASE)
 STRUCTURE_HEAD = re.compile(r"structure|layout|organi[sz]ation|contents|directory|files|repository", re.IGNORECASE)
-LIMITS = re.compile(r"limitation|troubleshoot|known (issue|problem|limitation)|caveat|failure|not supported|faq|pitfall|"
-                    r"common (problem|error)", re.IGNORECASE)
+LIMITS = re.compile(r"limitation|troubleshoot|known (issue|problem|limitation)|caveat|failure|not supported|faq|"
+                    r"pitfall|common (problem|error)", re.IGNORECASE)
 RESOURCES = re.compile(r"\b\d+(\.\d+)?\s*(GB|MB|GiB|MiB|cores?|CPUs?|GPUs?|minutes?|mins?|hours?|seconds?|sec)\b|"
                        r"\b(RAM|GPU|disk space|memory)\b", re.IGNORECASE)
 INPUT_WORDS = re.compile(r"\b(input|inputs|dataset|data set|data file|reads|csv)\b", re.IGNORECASE)
 OUTPUT_WORDS = re.compile(r"\b(output|outputs|prints|writes|produces|generates|saved to|written to)\b", re.IGNORECASE)
-DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard library|no (third-party|external) "
-                        r"(dependencies|packages)|version\s+\d|java\s*\d+|node(\.js)?\s*\d+|gcc|docker)\b", re.IGNORECASE)
-NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|only the (python )?"
-                      r"standard library|no (third-party|external) (dependencies|packages)|does not require installing",
-                      re.IGNORECASE)
+DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard library|"
+                        r"no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|"
+                        r"node(\.js)?\s*\d+|gcc|docker)\b", re.IGNORECASE)
+NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|"
+                      r"only the (python )?standard library|no (third-party|external) (dependencies|packages)|"
+                      r"does not require installing", re.IGNORECASE)
 
 
 def python_versions(texts: list[str], view: ArtifactView, index: FileIndex, notes: list[str]) -> list[str]:
@@ -128,7 +132,8 @@ def signals(sections: list[tuple[str, str]], steps: list[Step], has_dep_file: bo
             HEAD_SETUP.search(t) and len(b.split()) >= 5 for t, b in sections) or bool(NO_SETUP.search(full)),
         "workflow": any(s.kind in ("workflow", "plot", "test") for s in documented),
         "io": bool(INPUT_WORDS.search(full) and OUTPUT_WORDS.search(full)),
-        "mapping": bool(tx.refs(full)) or bool(re.search(r"\b(claim|result)s? (in|of|from) the paper\b", full, re.IGNORECASE)),
+        "mapping": bool(tx.refs(full)) or bool(re.search(r"\b(claim|result)s? (in|of|from) the paper\b", full,
+                                                         re.IGNORECASE)),
         "structure": bool(STRUCTURE_HEAD.search(titles)) or has_tree,
         "dependencies": has_dep_file or bool(DEPS_WORDS.search(full)),
         "resources": bool(RESOURCES.search(full)),

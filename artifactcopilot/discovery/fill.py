@@ -16,10 +16,11 @@ from .shell import words
 from .view import FileIndex, join
 
 INTERPRETERS = re.compile(r"^(python[\d.]*|bash|sh|zsh|Rscript|julia|node|perl|ruby|java)$")
-SAMPLE_DIRS = re.compile(r"(^|/)(examples?|samples?|sample[_\-]?\w*|inputs?|test[_\-]?data|demo|toy[_\-]?\w*|data)$",
-                         re.IGNORECASE)
-SUBCOMMAND_PROGRAMS = {"docker", "docker-compose", "git", "conda", "mamba", "pip", "pip3", "uv", "poetry", "pipenv", "npm",
-                       "yarn", "kubectl", "cargo", "go", "dotnet", "jupyter", "singularity", "apptainer", "aws", "gcloud"}
+SAMPLE_DIRS = re.compile(r"(^|/)(examples?|samples?|sample[_\-]?\w*|inputs?|test[_\-]?data|demo|toy[_\-]?\w*|"
+                         r"data)$", re.IGNORECASE)
+SUBCOMMAND_PROGRAMS = {"docker", "docker-compose", "git", "conda", "mamba", "pip", "pip3", "uv", "poetry", "pipenv",
+                       "npm", "yarn", "kubectl", "cargo", "go", "dotnet", "jupyter", "singularity", "apptainer", "aws",
+                       "gcloud"}
 DIR_WORDS = {"dir", "dirs", "directory", "folder", "repo", "repository", "project", "proj", "root", "package", "pkg"}
 PATH_WORDS = DIR_WORDS | {"path", "paths", "file", "files", "filename", "fname", "input", "inputs", "trace", "data"}
 
@@ -70,7 +71,8 @@ def _layout(inner: str) -> tuple[str, list[str], dict[int, Slot]]:
             slots[i] = Slot(key, flag, None)
             flag = None
         else:
-            slots[i] = Slot(key, None, position, variadic="..." in word or bool(re.fullmatch(r"[\[<{]\w+s[\]>}]", word)))
+            variadic = "..." in word or bool(re.fullmatch(r"[\[<{]\w+s[\]>}]", word))
+            slots[i] = Slot(key, None, position, variadic=variadic)
             position += 1
     return key, parts, slots
 
@@ -186,6 +188,7 @@ def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer]) ->
         hits = [f for f in index.files if len(t) >= 4 and t in posixpath.basename(f).lower()
                 and (not ext or f.endswith("." + ext))]
         if hits and not wants_dir:
-            best = min(hits, key=lambda f: (f.count("/"), not re.search(r"default|example|sample", f, re.IGNORECASE), f))
+            best = min(hits, key=lambda f: (f.count("/"),
+                                            not re.search(r"default|example|sample", f, re.IGNORECASE), f))
             return best, f"artifact file named like {t!r}"
     return None

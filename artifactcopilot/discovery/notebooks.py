@@ -11,7 +11,8 @@ from . import text as tx
 from .model import Notebook
 from .view import ArtifactView, FileIndex, safe_read
 
-NB_WORDS = re.compile(r"\b(notebooks?|jupyter|analys[ie]s|analy[sz]e|figures?|plots?|graphs?|charts?|results)\b", re.IGNORECASE)
+NB_WORDS = re.compile(r"\b(notebooks?|jupyter|analys[ie]s|analy[sz]e|figures?|plots?|graphs?|charts?|results)\b",
+                      re.IGNORECASE)
 
 
 @dataclass
@@ -78,7 +79,8 @@ def _clause_refs(text: str, name: str) -> list[str]:
     return []
 
 
-def mark_documented(notebooks: list[Notebook], lines: list[DocLine], index: FileIndex) -> dict[str, tuple[int, int, str]]:
+def mark_documented(notebooks: list[Notebook], lines: list[DocLine],
+                    index: FileIndex) -> dict[str, tuple[int, int, str]]:
     """Set `documented` and doc mentions; return the first doc position (order, line, source) of each."""
     first: dict[str, tuple[int, int, str]] = {}
     by_folder: dict[str, list[Notebook]] = {}

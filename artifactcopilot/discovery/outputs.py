@@ -14,20 +14,24 @@ from . import text as tx
 from .model import DocumentedOutput
 from .view import FileIndex, join, norm
 
-OUTPUT_EXT = r"pdf|png|svg|eps|jpe?g|gif|csv|tsv|tex|txt|json|jsonl|html|xlsx?|dat|log|pkl|pickle|h5|hdf5|npy|npz|out|pgf"
-PATH = re.compile(r"`([^`\s]{1,255})`|(?<![\w\-.{}<>*/])((?:\.{0,2}/)?[\w\-.{}<>*]{1,255}(?:/[\w\-.{}<>*]{1,255}){1,20}/?|"
+OUTPUT_EXT = (r"pdf|png|svg|eps|jpe?g|gif|csv|tsv|tex|txt|json|jsonl|html|xlsx?|dat|log|pkl|pickle|h5|hdf5|npy|npz|"
+              r"out|pgf")
+PATH = re.compile(r"`([^`\s]{1,255})`|(?<![\w\-.{}<>*/])"
+                  r"((?:\.{0,2}/)?[\w\-.{}<>*]{1,255}(?:/[\w\-.{}<>*]{1,255}){1,20}/?|"
                   r"[\w\-.{}<>*]{1,255}\.(?:" + OUTPUT_EXT +
                   r"))(?=[\s,;:)'\"]|\.(?:\s|$)|$)", re.IGNORECASE)
 PRODUCE = re.compile(r"\b(sav(e|ed|es)|plac(e|ed|es)|writ(e|es|ten)|stor(e|ed|es)|put|creat(e|ed|es)|generat(e|ed|es)|"
                      r"produc(e|ed|es)|appear|find|found|dump(ed|s)?|export(ed|s)?|located)\b", re.IGNORECASE)
 ABOUT_OUTPUT = re.compile(r"\b(results?|outputs?|plots?|figures?|graphs?|files?|tables?|csv|json|pdfs?|images?|"
                           r"charts?|logs?|tabular|latex)\b", re.IGNORECASE)
-NO_OUTPUT = re.compile(r"\b(download|zenodo|figshare|dataverse|hosted|input files?|requires?|needs?|provided|included|contains|you (must|should) (first )?"
-                       r"populate|(go|cd|proceed|navigate|switch|change)\s+(in)?to|you (could|can|may|should|must|need to) "
-                       r"(create|write|make|prepare))\b|^\W*(place|put|move|copy|store)\b", re.IGNORECASE)
+NO_OUTPUT = re.compile(r"\b(download|zenodo|figshare|dataverse|hosted|input files?|requires?|needs?|provided|included|"
+                       r"contains|you (must|should) (first )?populate|(go|cd|proceed|navigate|switch|change)\s+(in)?to|"
+                       r"you (could|can|may|should|must|need to) (create|write|make|prepare))\b|"
+                       r"^\W*(place|put|move|copy|store)\b", re.IGNORECASE)
 DIR_SPAN = re.compile(r"`([^`\s]{1,255})`\s+(folder|directory|dir)\b|\b(folder|directory)\s+`([^`\s]{1,255})`",
                       re.IGNORECASE)
-CODE_EXT = re.compile(r"\.(py|sh|ipynb|r|jl|java|c|cpp|h|js|ts|m|gnuplot|gp|sql|boa|yml|yaml|toml|cfg|md)$", re.IGNORECASE)
+CODE_EXT = re.compile(r"\.(py|sh|ipynb|r|jl|java|c|cpp|h|js|ts|m|gnuplot|gp|sql|boa|yml|yaml|toml|cfg|md)$",
+                      re.IGNORECASE)
 
 
 def _clean(token: str) -> str:
@@ -55,7 +59,7 @@ def outputs_in(text: str, line: int, source_path: str, base: str, doc_dir: str, 
                fallback: list[str]) -> list[DocumentedOutput]:
     """Documented outputs in one paragraph (list item) starting at `line`."""
     out: list[DocumentedOutput] = []
-    for n, piece in enumerate(_pieces(text)):
+    for _n, piece in enumerate(_pieces(text)):
         source = f"{source_path}:{line + text[:text.find(piece)].count(chr(10)) if piece in text else line}"
         refs = tx.refs(piece)
         scan = re.sub(r"\(\s*and\s+[^)]*\)|\w+://\S+", " ", piece)

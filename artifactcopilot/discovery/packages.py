@@ -19,8 +19,8 @@ KNOWN = ("numpy", "scipy", "pandas", "matplotlib", "seaborn", "scikit-learn", "s
          "simplejson", "regex", "rapidfuzz", "thefuzz", "python-levenshtein", "editdistance", "pymc", "arviz",
          "lifelines", "pingouin", "scikit-posthocs", "tables", "zarr", "netcdf4", "xarray", "pyproj", "imageio",
          "scikit-image", "tifffile", "soundfile", "librosa")
-ALIASES = {"sklearn": "scikit-learn", "pytorch": "torch", "opencv": "opencv-python", "yaml": "pyyaml", "bs4": "beautifulsoup4",
-           "git": None, "python": None, "pip": None}
+ALIASES = {"sklearn": "scikit-learn", "pytorch": "torch", "opencv": "opencv-python", "yaml": "pyyaml",
+           "bs4": "beautifulsoup4", "git": None, "python": None, "pip": None}
 _SECTION = re.compile(r"require|dependenc|install|setup|set up|environment|prerequisite|software|packages", re.I)
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$|^([^\n]+)\n[=-]{3,}\s*$", re.M)
 

@@ -16,15 +16,18 @@ from .view import FileIndex, join, norm
 INTRO = re.compile(r"\b(run|running|execute|executing|use|using|invoke|invoking|type|typing|call|calling|launch|"
                    r"try|enter|issue|with|via|command|commands|e\.g\.?|eg\.|example|instance|simply|do)\b[^`.;]{0,40}$",
                    re.IGNORECASE)
-RUN_VERB = re.compile(r"\b(run|running|execute|executing|call|calling|invoke|invoking|launch|launching|start)\b", re.IGNORECASE)
+RUN_VERB = re.compile(r"\b(run|running|execute|executing|call|calling|invoke|invoking|launch|launching|start)\b",
+                      re.IGNORECASE)
 UNPACK_VERB = re.compile(r"\b(unzip|extract|unpack|decompress|uncompress|gunzip|untar|unarchive)\b", re.IGNORECASE)
-ARCHIVE = re.compile(r"(?<![\w\-./])[\w\-./]{1,255}\.(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar|zip|gz|xz|bz2|7z|rar|zst)\b", re.IGNORECASE)
+ARCHIVE = re.compile(r"(?<![\w\-./])[\w\-./]{1,255}\."
+                     r"(tar\.gz|tgz|tar\.xz|txz|tar\.bz2|tbz2|tar|zip|gz|xz|bz2|7z|rar|zst)\b", re.IGNORECASE)
 IN_DIR_RUN = re.compile(r"\bin\s+`?((?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)*/?)`?\s*(?:folder|directory|dir)?,?\s+"
                         r"(?:run|execute|type)\b", re.IGNORECASE)
 FOLDER_SCRIPTS = re.compile(
     r"\b(?:run|execute)\w*\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?P<lang>python|bash|shell|r|julia|jupyter)?\s*"
     r"(?P<what>scripts|files|notebooks|programs)\b(?P<tail>[^.]*)", re.IGNORECASE)
-GO_TO = re.compile(r"\b(?:go|cd|change|navigate|proceed|switch|move)\s+(?:in)?to\s+(?:the\s+)?`?([\w./\-]+)`?", re.IGNORECASE)
+GO_TO = re.compile(r"\b(?:go|cd|change|navigate|proceed|switch|move)\s+(?:in)?to\s+(?:the\s+)?`?([\w./\-]+)`?",
+                   re.IGNORECASE)
 LANG_EXT = {"python": (".py",), "bash": (".sh",), "shell": (".sh",), "r": (".R", ".r"), "julia": (".jl",),
             "jupyter": (".ipynb",), "notebooks": (".ipynb",)}
 RUNNER_ONLY = re.compile(r"^(uv|poetry|pipenv|conda|pixi|hatch|pdm)\s+run$")
@@ -155,7 +158,8 @@ def _named_scripts(sentence: str, block: Block, start: int, ctx: ProseContext, l
         if start <= span.start < start + len(sentence) and span.kind in ("code", "link", "quote"):
             found.append((span.start - start, span.href if span.kind == "link" and span.href else span.text))
     plain = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), sentence)
-    found += [(m.start(), m.group(0)) for m in re.finditer(r"(?<![\w\-./])[\w\-./]{1,255}\.(?:py|sh|ipynb|R|jl)\b", plain)]
+    found += [(m.start(), m.group(0))
+              for m in re.finditer(r"(?<![\w\-./])[\w\-./]{1,255}\.(?:py|sh|ipynb|R|jl)\b", plain)]
     if re.search(r"\.py\b|\bpython (files|scripts)\b", sentence, re.IGNORECASE):
         found += [(m.start(), m.group(0) + ".py") for m in re.finditer(r"\b[a-z][\w\-]*_[\w\-]+\b(?!\.)", plain)]
     names = [name for _, name in sorted(found)]

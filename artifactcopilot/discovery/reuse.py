@@ -11,17 +11,20 @@ from .model import ApiExample, InputFormat, OptionDoc, ReuseHints, Step
 from .notebooks import DocLine
 from .view import ArtifactView, FileIndex, join, safe_read
 
-OPTION_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*`?(--?[A-Za-z][\w-]*)`?(?:\s*(?:/|,|\|)\s*`?(--?[A-Za-z][\w-]*)`?)*"
+OPTION_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*`?(--?[A-Za-z][\w-]*)`?"
+                         r"(?:\s*(?:/|,|\|)\s*`?(--?[A-Za-z][\w-]*)`?)*"
                          r"(?:\s+[A-Z_]{2,}|\s+\{[^}]*\}|\s+<[^>]+>)?\s*(?::|-|–|\s{2,}|$)")
-HELP_LINE = re.compile(r"^\s{1,8}(?:-[A-Za-z]\s*[A-Z_]*,\s*)?(--?[A-Za-z][\w-]*)(?:[ =][A-Z_{}\-,a-z]+)?(?:,\s*--?[\w-]+)?"
-                       r"(?:\s{2,}\S|$)")
+HELP_LINE = re.compile(r"^\s{1,8}(?:-[A-Za-z]\s*[A-Z_]*,\s*)?(--?[A-Za-z][\w-]*)(?:[ =][A-Z_{}\-,a-z]+)?"
+                       r"(?:,\s*--?[\w-]+)?(?:\s{2,}\S|$)")
 INPUT_FMT = re.compile(r"\b(input|file|data|trace|dataset)\s+(formats?|specification|layout|schema)\b|"
-                       r"\bformat of (the )?(input|data|trace)|\busing your own data\b|\byour own (data|input)", re.IGNORECASE)
-CONFIG_NAME = re.compile(r"(config|conf|settings|params|hparams|hyperparam)[\w\-.]*\.(ya?ml|json|toml|ini|cfg|conf|py)$|"
-                         r"\.(ya?ml|toml|ini|cfg|conf)$", re.IGNORECASE)
+                       r"\bformat of (the )?(input|data|trace)|\busing your own data\b|\byour own (data|input)",
+                       re.IGNORECASE)
+CONFIG_NAME = re.compile(r"(config|conf|settings|params|hparams|hyperparam)[\w\-.]*\.(ya?ml|json|toml|ini|cfg|conf|py)$"
+                         r"|\.(ya?ml|toml|ini|cfg|conf)$", re.IGNORECASE)
 PACKAGING = re.compile(r"(^|/)(pyproject\.toml|setup\.cfg|environment[\w\-.]*\.ya?ml|conda[\w\-.]*\.ya?ml|"
                        r"docker-compose[\w\-.]*\.ya?ml|\.pre-commit[\w\-.]*|mkdocs\.ya?ml|\.readthedocs\.ya?ml|"
-                       r"codecov\.ya?ml|\.travis\.ya?ml|tox\.ini|\.github/.*|poetry\.toml|\.ruff\.toml|ruff\.toml)$", re.IGNORECASE)
+                       r"codecov\.ya?ml|\.travis\.ya?ml|tox\.ini|\.github/.*|poetry\.toml|\.ruff\.toml|ruff\.toml)$",
+                       re.IGNORECASE)
 BADGE_TITLE = re.compile(r"^\W*(available|functional|reusable|reproduced|badges?)\W*$", re.IGNORECASE)
 IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
@@ -108,7 +111,8 @@ def input_formats(sections: list[tuple[str, str, str]], index: FileIndex, sample
         doc = source.rsplit(":", 1)[0]
         folder = posixpath.dirname(doc) if not doc.startswith("paper:") else "."
         found = []
-        for token in re.findall(r"(?<![\w\-./])[\w\-./]{1,255}\.\w{2,5}\b|(?<![\w\-./])[\w\-./]{1,255}/", text[:50_000]):
+        for token in re.findall(r"(?<![\w\-./])[\w\-./]{1,255}\.\w{2,5}\b|(?<![\w\-./])[\w\-./]{1,255}/",
+                                text[:50_000]):
             for path in (join(folder, token), join(".", token)):
                 if index.is_file(path) and path not in found:
                     found.append(path)

@@ -175,7 +175,8 @@ def head_word(inner: str) -> str:
     return program_of(rest)
 
 
-def looks_like_command(text: str, console_scripts: set[str] | frozenset[str] = frozenset(), strict: bool = False) -> bool:
+def looks_like_command(text: str, console_scripts: set[str] | frozenset[str] = frozenset(),
+                       strict: bool = False) -> bool:
     """Whether a line reads as a shell command (program, script path or the artifact's console script first).
 
     strict: for lines found in prose — needs arguments after most programs and no English filler words.

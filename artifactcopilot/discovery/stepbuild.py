@@ -66,7 +66,8 @@ def build_step(cmd: str, ctx: Context) -> Step:
     if note:
         step.notes.append(note)
     first = words(inner)[:1]
-    if runner is None and first and "/" not in first[0] and first[0].endswith((".sh", ".py")) and ctx.index.is_file(join(cwd, first[0])):
+    if (runner is None and first and "/" not in first[0] and first[0].endswith((".sh", ".py"))
+            and ctx.index.is_file(join(cwd, first[0]))):
         step.notes.append(f"{first[0]} is written without ./ or an interpreter: run it as ./{first[0]} or "
                           f"{'bash' if first[0].endswith('.sh') else 'python3'} {first[0]}")
     step.notebook = _notebook(inner, cwd, ctx.index)

@@ -18,10 +18,13 @@ DURATION = re.compile(rf"(?:(?:≈|~|about|around|approximately|approx\.?|roughl
                       r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\b"
                       rf"|\(\s*≈?~?{_QUANT}(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
                       r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s*\)"
-                      r"|\btime:\s*[≈~]?\s*(\d+(?:\.\d+)?)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b", re.IGNORECASE)
+                      r"|\btime:\s*[≈~]?\s*(\d+(?:\.\d+)?)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b",
+                      re.IGNORECASE)
 QUICK = re.compile(r"\b(quick(ly|er)?|reduced|smaller|subset|demo|toy|smoke|speed up|fewer|decreas(e|ing) the number|"
-                   r"faster|minimal|lightweight|short(er)? (version|run)|--quick|--fast|--small|--smoke|--demo)\b", re.IGNORECASE)
-LONG = re.compile(r"\b(\d+(\.\d+)?\s*(hours?|hrs?|days?)|overnight|several hours|many hours|a day|days)\b", re.IGNORECASE)
+                   r"faster|minimal|lightweight|short(er)? (version|run)|--quick|--fast|--small|--smoke|--demo)\b",
+                   re.IGNORECASE)
+LONG = re.compile(r"\b(\d+(\.\d+)?\s*(hours?|hrs?|days?)|overnight|several hours|many hours|a day|days)\b",
+                  re.IGNORECASE)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[`*_])|(?<=[.!?:])\s*\n|\n\s*\n")
 
 

@@ -33,9 +33,9 @@ class CondaEnv:
     ok: bool = True
 
 
-_SYSTEM_LIB = re.compile(r"^lib(gcc|stdcxx|gfortran|blas|cblas|lapack|openblas|ffi|uuid|zlib|png|jpeg|tiff|xml2|xslt|curl|"
-                         r"ssh2|iconv|sodium|edit|nghttp2|gomp|std|glib|xcb|x11|hdf5|netcdf|boost|protobuf|cu|nv|npp|"
-                         r"webp|deflate|lzma|zstd|sqlite|mamba|arrow|pq|mysql|uv|ev|event|llvm|clang|gd|freetype|"
+_SYSTEM_LIB = re.compile(r"^lib(gcc|stdcxx|gfortran|blas|cblas|lapack|openblas|ffi|uuid|zlib|png|jpeg|tiff|xml2|xslt|"
+                         r"curl|ssh2|iconv|sodium|edit|nghttp2|gomp|std|glib|xcb|x11|hdf5|netcdf|boost|protobuf|cu|nv|"
+                         r"npp|webp|deflate|lzma|zstd|sqlite|mamba|arrow|pq|mysql|uv|ev|event|llvm|clang|gd|freetype|"
                          r"brotli|lapacke|mklml|opencv|torch|magma|abseil|grpc|re2|thrift|utf8proc|snappy)")
 """conda packages of system libraries (C/C++ runtime, BLAS, codecs), which pip does not provide."""
 _SPEC = re.compile(r"^(?:(?P<channel>[\w.-]+)::)?(?P<name>[A-Za-z0-9_.\-]+)\s*(?P<rest>.*)$")

@@ -226,7 +226,7 @@ def _tool_steps(ctx: Context, tools, choice: PythonChoice | None) -> list[Provis
     if tools.unknown:
         ctx.note(f"no package is known for the system tools {', '.join(tools.unknown)}; not installed")
     apt = [p for p in tools.apt if p not in ctx.apt_documented]
-    for tool, packages in tools.packages.items():
+    for _tool, packages in tools.packages.items():
         if set(packages) & set(ctx.apt_documented):  # the docs already install this tool their own way
             apt = [p for p in apt if p not in packages]
     for tool, suites in tools.suites:

@@ -13,7 +13,8 @@ UNIVERSE: tuple[Minor, ...] = ((2, 7), *((3, m) for m in range(21)))
 _CARET = re.compile(r"^\^\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
 _TILDE = re.compile(r"^~(?!=)\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
 _BARE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+|\*))?$")
-_PLUS = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?\s*(\+|or (?:above|higher|later|newer|greater)|and (?:above|up|later|newer))$",
+_PLUS = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?\s*(\+|or (?:above|higher|later|newer|greater)"
+                   r"|and (?:above|up|later|newer))$",
                    re.IGNORECASE)
 _OPS = re.compile(r"(===|==|!=|~=|>=|<=|>|<)\s*")
 

@@ -18,10 +18,10 @@ EXCLUDED = {
     "examples": "example code", "example": "example code", "samples": "example code", "demo": "example code",
     "docs": "documentation", "doc": "documentation", "tests": "tests", "test": "tests", "testing": "tests",
     "vendor": "vendored code", "vendored": "vendored code", "third_party": "vendored code",
-    "third-party": "vendored code", "thirdparty": "vendored code", "external": "vendored code", "extern": "vendored code",
-    "node_modules": "vendored code", "site-packages": "an installed environment", "venv": "an installed environment",
-    ".venv": "an installed environment", "env": "an installed environment", "build": "build output",
-    "dist": "build output", ".github": "CI configuration", ".git": "version control",
+    "third-party": "vendored code", "thirdparty": "vendored code", "external": "vendored code",
+    "extern": "vendored code", "node_modules": "vendored code", "site-packages": "an installed environment",
+    "venv": "an installed environment", ".venv": "an installed environment", "env": "an installed environment",
+    "build": "build output", "dist": "build output", ".github": "CI configuration", ".git": "version control",
 }
 DEV_NAME = re.compile(r"requirements[-_.]?(dev|develop|development|test|tests|testing|docs?|lint|ci|style|typing)\b",
                       re.IGNORECASE)
