@@ -151,3 +151,20 @@ def test_a_real_local_model_runs_a_full_review_through_the_cli(llama_server, tmp
             assert len(r.read_text().split("}\n", 1)[-1].strip()) > 0  # the reasons are written after the packet
     # a 270M model reviews badly; the rule engine must not let that inflate the badge
     assert report["badges"]["reproduced"] is False and report["badge"] in ("none", "available")
+
+
+def test_a_real_local_model_cannot_reproduce_copied_results(llama_server, tmp_path):
+    """The copied-results fixture prints a checked-in table: whatever the model claims, the method judge decides."""
+    out, case = tmp_path / "copied", ROOT / "tests/fixtures/corpus/available-copied-results"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "COPILOT_LLM_"))}
+    env.update(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="256",
+               COPILOT_LLM_TIMEOUT="120", COPILOT_LLM_WALL_S="240")
+    cmd = [sys.executable, "-m", "artifactcopilot.cli", "review", str(case / "paper.md"), str(case / "artifact"),
+           "--out", str(out), "--agent", "llm", "--model", "gemma3-270m", "--max-steps", "2", "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    assert report["agent"] == "llm" and report["cost"]["llm_calls"] > 0
+    assert report["badges"]["reproduced"] is False and report["badge"] in ("none", "available")
+    d4 = json.loads((out / "packets" / "D4.json").read_text())["facts"]
+    assert d4.get("table_reproduced") is not True
