@@ -13,12 +13,14 @@ from .summary_md import dimension_title, pct
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 _CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;\
+margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}
 h1{font-size:1.5em;margin-bottom:.2em}.cards{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
 .card{border:1px solid #ccc;border-radius:6px;padding:.5em .9em;background:#fafafa;min-width:8em}
 .card b{display:block;font-size:1.3em}.charts{display:flex;flex-wrap:wrap;gap:2em;margin:1em 0}
 .notice{background:#fff4e5;border-left:4px solid #e69500;padding:.5em 1em}
-table{border-collapse:collapse;width:100%;font-size:.93em}th,td{border:1px solid #ddd;padding:.25em .45em;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;font-size:.93em}\
+th,td{border:1px solid #ddd;padding:.25em .45em;text-align:left;vertical-align:top}
 th{background:#f1f1f1;cursor:pointer;user-select:none;white-space:nowrap}th[aria-sort=ascending]::after{content:" ▲"}
 th[aria-sort=descending]::after{content:" ▼"}tr.attn td:first-child{border-left:4px solid #c62828}
 td.agree-no{background:#fde8e8}td.dim{white-space:nowrap}td.agree-yes{background:#e8f5e9}.num{text-align:right}.small{color:#666;font-size:.9em}
@@ -49,7 +51,8 @@ _SCRIPT = """
 })();
 """
 COLUMNS = [("attention", "Needs a human", "num"), ("id", "Artifact", "text"), ("predicted", "Predicted", "num"),
-           ("human", "Human", "num"), ("agree", "Agrees", "text")] + [(d.lower(), d, "num") for d in registry().dimensions] + [
+           ("human", "Human", "num"), ("agree", "Agrees", "text")] + [
+           (d.lower(), d, "num") for d in registry().dimensions] + [
            ("confidence", "Confidence", "num"), ("flags", "Flags", "num"), ("cost", "Cost (USD)", "num"),
            ("time", "Time (s)", "num"), ("status", "Status", "text"), ("report", "Report", "text")]
 _SCORE_RANK = {"R": 0, "WR": 1, "WA": 2, "A": 3}
@@ -75,8 +78,10 @@ def _row(a: dict) -> str:
     flag_text = ", ".join(f"{flags[s]} {s}" for s in ("high", "medium", "low") if flags.get(s)) or "–"
     flag_rank = flags.get("high", 0) * 100 + flags.get("medium", 0) * 10 + flags.get("low", 0)
     link = f'<a href="{escape(a["report"])}">report</a>' if a["report"] else "–"
-    cells += [_td("–" if a["confidence"] is None else f"{a['confidence']:.2f}", a["confidence"] if a["confidence"] is not None else ""),
-              _td(escape(flag_text) + (f'<div class="small">{escape(", ".join(a["flag_codes"]))}</div>' if a["flag_codes"] else ""), flag_rank),
+    cells += [_td("–" if a["confidence"] is None else f"{a['confidence']:.2f}",
+                  a["confidence"] if a["confidence"] is not None else ""),
+              _td(escape(flag_text) + (f'<div class="small">{escape(", ".join(a["flag_codes"]))}</div>'
+                                       if a["flag_codes"] else ""), flag_rank),
               _td(f"{a['cost_usd']:.4f}", a["cost_usd"], "num"), _td(f"{a['time_s']:.2f}", a["time_s"], "num"),
               _td(escape(a["status"]), a["status"]), _td(link, a["report"] or "")]
     cls = ' class="attn"' if a["priority"] >= 20 else ""
@@ -92,16 +97,19 @@ def confusion_svg(confusion: dict, labelled: int) -> str:
              f'<text x="{left}" y="36" font-size="11" fill="#555">predicted →</text>']
     peak = max((c for row in confusion["matrix"] for c in row), default=0) or 1
     for j, label in enumerate(registry().tiers):
-        parts.append(f'<text x="{left + j * size + size / 2}" y="{top - 6}" font-size="11" text-anchor="middle">{label}</text>')
+        parts.append(f'<text x="{left + j * size + size / 2}" y="{top - 6}" font-size="11" text-anchor="middle">'
+                     f'{label}</text>')
     for i, (label, row) in enumerate(zip(confusion["labels"], confusion["matrix"])):
         y = top + i * size
         parts.append(f'<text x="{left - 6}" y="{y + size / 2 + 4}" font-size="11" text-anchor="end">{label}</text>')
         for j, count in enumerate(row):
             hue = 130 if i == j else 8
             light = 96 - int(46 * count / peak) if count else 98
-            parts.append(f'<rect x="{left + j * size}" y="{y}" width="{size}" height="{size}" fill="hsl({hue},60%,{light}%)" stroke="#bbb">'
+            parts.append(f'<rect x="{left + j * size}" y="{y}" width="{size}" height="{size}" '
+                         f'fill="hsl({hue},60%,{light}%)" stroke="#bbb">'
                          f'<title>human {label}, predicted {registry().tiers[j]}: {count}</title></rect>'
-                         f'<text x="{left + j * size + size / 2}" y="{y + size / 2 + 5}" font-size="14" text-anchor="middle">{count}</text>')
+                         f'<text x="{left + j * size + size / 2}" y="{y + size / 2 + 5}" font-size="14" '
+                         f'text-anchor="middle">{count}</text>')
     parts.append(f'<text x="4" y="{height - 8}" font-size="11" fill="#555">rows: human badge'
                  f'{"" if labelled else " (no human badges given)"}</text></svg>')
     return "".join(parts)
@@ -110,22 +118,28 @@ def confusion_svg(confusion: dict, labelled: int) -> str:
 def dimensions_svg(dimensions: dict) -> str:
     bar, gap, height, base = 18, 22, 160, 190
     width = 60 + len(registry().dimensions) * (2 * bar + gap) + 150
-    parts = [f'<svg id="dimension-agreement" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{base + 30}" role="img" '
-             'aria-label="Per-dimension agreement">', '<text x="40" y="16" font-size="13" font-weight="600">Per-dimension agreement</text>']
+    parts = [f'<svg id="dimension-agreement" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{base + 30}" '
+             'role="img" aria-label="Per-dimension agreement">',
+             '<text x="40" y="16" font-size="13" font-weight="600">Per-dimension agreement</text>']
     for tick in (0, 50, 100):
         y = base - height * tick / 100
-        parts.append(f'<line x1="40" x2="{width - 150}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="34" y="{y + 4}" font-size="10" text-anchor="end">{tick}%</text>')
+        parts.append(f'<line x1="40" x2="{width - 150}" y1="{y}" y2="{y}" stroke="#ddd"/>'
+                     f'<text x="34" y="{y + 4}" font-size="10" text-anchor="end">{tick}%</text>')
     for k, dim in enumerate(registry().dimensions):
         x = 50 + k * (2 * bar + gap)
         for m, (key, color) in enumerate((("accuracy", "#3b6fb6"), ("f1", "#e08a2c"))):
             value = dimensions[dim][key]
             h = 0 if value is None else height * value
-            parts.append(f'<rect class="bar-{key}" data-dim="{dim}" x="{x + m * bar}" y="{base - h}" width="{bar - 2}" height="{h}" fill="{color}">'
-                         f'<title>{dim} {dimension_title(dim)} {key}: {pct(value)} (n={dimensions[dim]["n"]})</title></rect>')
+            parts.append(f'<rect class="bar-{key}" data-dim="{dim}" x="{x + m * bar}" y="{base - h}" '
+                         f'width="{bar - 2}" height="{h}" fill="{color}">'
+                         f'<title>{dim} {dimension_title(dim)} {key}: {pct(value)} (n={dimensions[dim]["n"]})'
+                         '</title></rect>')
         parts.append(f'<text x="{x + bar}" y="{base + 16}" font-size="11" text-anchor="middle">{dim}</text>')
     lx = width - 140
-    parts.append(f'<rect x="{lx}" y="40" width="10" height="10" fill="#3b6fb6"/><text x="{lx + 14}" y="49" font-size="11">4-class accuracy</text>'
-                 f'<rect x="{lx}" y="58" width="10" height="10" fill="#e08a2c"/><text x="{lx + 14}" y="67" font-size="11">F1 (WA/A positive)</text></svg>')
+    parts.append(f'<rect x="{lx}" y="40" width="10" height="10" fill="#3b6fb6"/>'
+                 f'<text x="{lx + 14}" y="49" font-size="11">4-class accuracy</text>'
+                 f'<rect x="{lx}" y="58" width="10" height="10" fill="#e08a2c"/>'
+                 f'<text x="{lx + 14}" y="67" font-size="11">F1 (WA/A positive)</text></svg>')
     return "".join(parts)
 
 
@@ -138,7 +152,8 @@ def _cards(s: dict) -> str:
     if s.get("stability"):
         st = s["stability"]
         items += [("Consistent runs", f"{st['consistent']}/{st['n']}"), ("Failure rate", pct(st["failure_rate"]))]
-    return '<div class="cards">' + "".join(f'<div class="card">{escape(k)}<b>{escape(str(v))}</b></div>' for k, v in items) + "</div>"
+    return '<div class="cards">' + "".join(f'<div class="card">{escape(k)}<b>{escape(str(v))}</b></div>'
+                                           for k, v in items) + "</div>"
 
 
 def render_dashboard(s: dict) -> str:
@@ -149,10 +164,14 @@ def render_dashboard(s: dict) -> str:
     head = "".join(f'<th data-col="{c}" data-type="{t}" scope="col">{escape(title)}</th>' for c, title, t in COLUMNS)
     rows = "\n".join(_row(a) for a in s["artifacts"])
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n<title>ArtifactCopilot batch — {s["n"]} artifacts</title>\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+            f'<title>ArtifactCopilot batch — {s["n"]} artifacts</title>\n'
             f"<style>{_CSS}</style>\n</head>\n<body>\n<h1>Batch review: {s['completed']} of {s['n']} artifacts</h1>\n"
-            f'<p class="small">Manifest {escape(s["manifest"])} · {s["repeat"]} run(s) per artifact · {escape(s["created_at"])}</p>\n'
-            f"{notice}{_cards(s)}\n<div class=\"charts\">{confusion_svg(s['confusion'], s['labelled'])}{dimensions_svg(s['dimensions'])}</div>\n"
+            f'<p class="small">Manifest {escape(s["manifest"])} · {s["repeat"]} run(s) per artifact · '
+            f'{escape(s["created_at"])}</p>\n'
+            f"{notice}{_cards(s)}\n<div class=\"charts\">{confusion_svg(s['confusion'], s['labelled'])}"
+            f"{dimensions_svg(s['dimensions'])}</div>\n"
             f'<table id="artifacts">\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table>\n'
-            f'<p class="small">Rows start with the artifacts that most need a human: failed reviews, disagreement with the human badge, '
-            f"high-severity flags, low confidence. Click a column to sort.</p>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n")
+            '<p class="small">Rows start with the artifacts that most need a human: failed reviews, '
+            'disagreement with the human badge, high-severity flags, low confidence. Click a column to sort.</p>\n'
+            f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")

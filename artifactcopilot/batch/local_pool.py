@@ -140,13 +140,15 @@ class LocalPool:
             except (EOFError, OSError):
                 code = worker.process.exitcode
                 self._stop(worker)
-                done.append((job, {"outcome": failure("worker-lost", f"worker process exited (code {code}) during the review",
-                                                      time_s=round(time.monotonic() - worker.started, 3)), "archive": b""}))
+                lost = failure("worker-lost", f"worker process exited (code {code}) during the review",
+                               time_s=round(time.monotonic() - worker.started, 3))
+                done.append((job, {"outcome": lost, "archive": b""}))
         now = time.monotonic()
         for worker, job in [(w, w.job) for w in self._workers if w.job is not None and now > w.deadline]:
             self._stop(worker)
-            done.append((job, {"outcome": failure("timeout", f"review exceeded {self.review_limit_s:g}s and was stopped",
-                                                  time_s=round(now - worker.started, 3)), "archive": b""}))
+            stopped = failure("timeout", f"review exceeded {self.review_limit_s:g}s and was stopped",
+                              time_s=round(now - worker.started, 3))
+            done.append((job, {"outcome": stopped, "archive": b""}))
         while len(self._workers) < self.slots:
             self._spawn()
         return done

@@ -74,7 +74,8 @@ class RayEngine:
         self.slots = max(1, workers or int(cpus // cpus_per_review) or 1)
         alive = [n for n in ray.nodes() if n.get("Alive")]
         self.ship_inputs = ship_inputs == "always" or (ship_inputs == "auto" and (len(alive) > 1 or address.startswith("ray://")))
-        self._remote = ray.remote(num_cpus=cpus_per_review, max_retries=TASK_RETRIES, retry_exceptions=False)(_review_task)
+        self._remote = ray.remote(num_cpus=cpus_per_review, max_retries=TASK_RETRIES,
+                                  retry_exceptions=False)(_review_task)
         self._inflight: dict = {}
 
     def start(self) -> None:
@@ -100,7 +101,8 @@ class RayEngine:
             try:
                 done.append((job, ray.get(ref)))
             except ray.exceptions.RayError as exc:
-                kind = "worker-lost" if isinstance(exc, (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError)) else "error"
+                lost = isinstance(exc, (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError))
+                kind = "worker-lost" if lost else "error"
                 message = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
                 done.append((job, {"outcome": failure(kind, f"{type(exc).__name__}: {message}",
                                                       time_s=round(time.monotonic() - started, 3)), "archive": b""}))
@@ -109,8 +111,9 @@ class RayEngine:
             if now - started > self.review_limit_s:
                 ray.cancel(ref, force=True, recursive=True)
                 del self._inflight[ref]
-                done.append((job, {"outcome": failure("timeout", f"review exceeded {self.review_limit_s:g}s and was stopped",
-                                                      time_s=round(now - started, 3)), "archive": b""}))
+                stopped = failure("timeout", f"review exceeded {self.review_limit_s:g}s and was stopped",
+                                  time_s=round(now - started, 3))
+                done.append((job, {"outcome": stopped, "archive": b""}))
         return done
 
     def close(self) -> None:

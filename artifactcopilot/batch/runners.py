@@ -74,7 +74,8 @@ class BatchDir:
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel even on SIGKILL
         except BlockingIOError:
-            raise UsageError(f"{self.root} is in use by another `copilot batch`", "wait for it or choose another --out") from None
+            raise UsageError(f"{self.root} is in use by another `copilot batch`",
+                             "wait for it or choose another --out") from None
         shutil.rmtree(self.work, ignore_errors=True)  # reviews a killed driver left half-done
         self.work.mkdir()
 

@@ -57,7 +57,8 @@ def _artifact_row(entry: ManifestRow, runs: list[dict | None], keys: list[str]) 
         "dimensions": dict(first["dimensions"]) if first else {},
         "human_dimensions": entry.human_dimensions,
         "confidence": first["confidence"] if first else None,
-        "flags": dict(first.get("flags", {})) if first else {}, "flag_codes": list(first.get("flag_codes", [])) if first else [],
+        "flags": dict(first.get("flags", {})) if first else {},
+        "flag_codes": list(first.get("flag_codes", [])) if first else [],
         "cost_usd": round(sum(float(r.get("cost_usd") or 0) for r in recorded), 6),
         "time_s": round(sum(float(r.get("time_s") or 0) for r in recorded), 3),
     }
@@ -110,10 +111,12 @@ def build_summary(entries: list[ManifestRow], root: Path, repeat: int, manifest:
         "confusion": per_run[0]["confusion"],
         "stability": metrics.stability({e.id: [o for o in outcomes[e.id] if o] for e in entries}, repeat)
         if repeat > 1 else None,
-        "cost": {"reviews": len(done), "total_usd": round(total_usd, 6), "mean_usd": total_usd / len(done) if done else None,
+        "cost": {"reviews": len(done), "total_usd": round(total_usd, 6),
+                 "mean_usd": total_usd / len(done) if done else None,
                  "total_s": round(total_s, 3), "mean_s": total_s / len(done) if done else None},
         "failures": failures,
-        "stopped": {"reason": stopped, "not_started": [k for e in entries for k, o in zip(keys[e.id], outcomes[e.id]) if o is None]},
+        "stopped": {"reason": stopped,
+                    "not_started": [k for e in entries for k, o in zip(keys[e.id], outcomes[e.id]) if o is None]},
         "artifacts": rows,
     }
     return BatchSummary.model_validate(summary).model_dump(mode="json")

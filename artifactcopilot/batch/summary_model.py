@@ -91,21 +91,26 @@ class Failure(_Open):
 
 class ArtifactRow(_Open):
     id: str = Field(description="Artifact id from the manifest.")
-    status: Literal["ok", "failed", "missing"] = Field(description="ok: reviewed; failed: every run failed; missing: not run yet.")
+    status: Literal["ok", "failed", "missing"] = Field(
+        description="ok: reviewed; failed: every run failed; missing: not run yet.")
     predicted: BadgeName | None = Field(description="Predicted badge (majority over runs with --repeat).")
     human: BadgeName | None = Field(description="Human badge from the manifest, if given.")
     report: str | None = Field(description="report.html relative to the batch directory (first completed run).")
     reproduced: bool | None = Field(None, description="Results Reproduced in the first completed run.")
     runs: list[BadgeName | None] = Field(default_factory=list, description="Badge of each run (None when it failed).")
-    dimensions: dict[str, str | None] = Field(default_factory=dict, description="Predicted dimension scores (first completed run).")
-    human_dimensions: dict[str, str | None] = Field(default_factory=dict, description="Human dimension scores, if given.")
+    dimensions: dict[str, str | None] = Field(default_factory=dict,
+                                              description="Predicted dimension scores (first completed run).")
+    human_dimensions: dict[str, str | None] = Field(default_factory=dict,
+                                                    description="Human dimension scores, if given.")
     confidence: float | None = Field(None, description="Review confidence (first completed run).")
     flags: dict[str, int] = Field(default_factory=dict, description="Flag counts by severity.")
     flag_codes: list[str] = Field(default_factory=list, description="Codes of high and medium flags.")
     cost_usd: float = Field(0.0, description="Cost of all runs of this artifact.")
     time_s: float = Field(0.0, description="Review time of all runs of this artifact.")
-    attention: list[str] = Field(default_factory=list, description="Why a human should look (empty: nothing stands out).")
-    priority: int = Field(0, description="Higher first: failure 100, disagreement 50, high flag 20, low confidence 10, divergence 10.")
+    attention: list[str] = Field(default_factory=list,
+                                 description="Why a human should look (empty: nothing stands out).")
+    priority: int = Field(0, description="Higher first: failure 100, disagreement 50, high flag 20, "
+                                         "low confidence 10, divergence 10.")
 
 
 class Totals(_Open):
@@ -117,7 +122,8 @@ class Totals(_Open):
 
 
 class Stop(_Open):
-    reason: Literal["max-cost", "interrupted"] | None = Field(description="Why the last run stopped early (None: it did not).")
+    reason: Literal["max-cost", "interrupted"] | None = Field(
+        description="Why the last run stopped early (None: it did not).")
     not_started: list[str] = Field(default_factory=list, description="Review folders (id or id/run-k) not run yet.")
 
 
@@ -138,7 +144,8 @@ class BatchSummary(_Open):
     macro_f1: float | None = Field(description="Macro F1 over badge classes.")
     per_class: dict[str, ClassScores] = Field(description="Per badge class scores.")
     gate: Gates = Field(description="Nested gate-level decisions.")
-    functional_separator: Binary = Field(description="Functional as the artifact-level binary separator (same as gate.functional).")
+    functional_separator: Binary = Field(
+        description="Functional as the artifact-level binary separator (same as gate.functional).")
     dimensions: Dimensions = Field(description="Dimension-level agreement.")
     confusion: Confusion
     stability: Stability | None = Field(None, description="With --repeat K > 1.")

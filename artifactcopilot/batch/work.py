@@ -81,8 +81,8 @@ def run_job(job: Job, paper: str | None = None, artifact: str | None = None) -> 
     with tempfile.TemporaryDirectory(prefix="copilot-batch-") as tmp:
         out = Path(tmp) / f"{job.id}-run{job.run}"  # the folder name also names the review's container
         try:
-            report, _ = run_review(ReviewRequest(paper=Path(paper or job.paper), artifact=artifact or job.artifact, out=out,
-                                                 agent=job.agent, sandbox=job.sandbox, timeout_s=job.timeout_s,
+            report, _ = run_review(ReviewRequest(paper=Path(paper or job.paper), artifact=artifact or job.artifact,
+                                                 out=out, agent=job.agent, sandbox=job.sandbox, timeout_s=job.timeout_s,
                                                  max_cost=job.max_cost))
             outcome = summarise(report)
         except Exception as exc:  # noqa: BLE001 - one broken review must never stop the batch

@@ -22,7 +22,8 @@ def _checks(image: str | None, clean: bool, build_base: bool, suites: list[str])
 
 
 def _build_suites(suites: list[str]) -> list[tuple[str, str, str]]:
-    """Build the Docker base image of each suite ('all': every suite reviews can be offered) when missing or outdated."""
+    """Build the Docker base image of each suite ('all': every suite reviews can be offered) when missing or
+    outdated."""
     from ..sandbox.baseimage import SUITES, valid_suite
     from ..sandbox.image import EngineUnavailable, base_image_name, build_rows, connect
 
@@ -40,14 +41,17 @@ def _build_suites(suites: list[str]) -> list[tuple[str, str, str]]:
 def register(app: typer.Typer) -> None:
     @app.command()
     def doctor(
-        image: Annotated[str | None, typer.Option(help="Base image to check (default: the built-in Debian base).")] = None,
-        clean: Annotated[bool, typer.Option("--clean", help="Remove containers and images left by reviews that are gone.")] = False,
+        image: Annotated[str | None, typer.Option(
+            help="Base image to check (default: the built-in Debian base).")] = None,
+        clean: Annotated[bool, typer.Option(
+            "--clean", help="Remove containers and images left by reviews that are gone.")] = False,
         build_base: Annotated[bool, typer.Option(
             "--build-base", help="Build the Docker base image when it is missing or outdated (needs debootstrap; "
             "a few minutes per image).")] = False,
         suite: Annotated[list[str] | None, typer.Option(
-            "--suite", metavar="SUITE", help="With --build-base: the Debian suite(s) to build (bookworm: Python 3.11, trixie: 3.13, "
-            "bullseye: 3.9, or all); default: the image reviews start from.")] = None,
+            "--suite", metavar="SUITE", help="With --build-base: the Debian suite(s) to build "
+            "(bookworm: Python 3.11, trixie: 3.13, bullseye: 3.9, or all); "
+            "default: the image reviews start from.")] = None,
     ) -> None:
         """Check the sandbox backends: Docker engine, base images, leftovers of earlier reviews, local isolation."""
         from ..console import fail

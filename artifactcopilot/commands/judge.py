@@ -20,7 +20,8 @@ import typer
 from ..errors import UsageError
 
 judge_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                        help="Judge a produced table or a reproduction script; exit 0 match/accepted, 1 not, 2 could not judge.")
+                        help="Judge a produced table or a reproduction script; "
+                        "exit 0 match/accepted, 1 not, 2 could not judge.")
 
 
 def _read(path: Path, what: str) -> str:
@@ -74,15 +75,16 @@ def table_cmd(
         raise fail(exc) from None
     total = comp.total if comp else len(exp.numeric_cells())
     success = bool(comp and comp.success)
-    data = {"category": "success" if success else "mismatch", "table": exp.label, "matched": comp.matched if comp else 0,
-            "total": total, "cells": [c.model_dump() for c in comp.cells] if comp else [],
+    data = {"category": "success" if success else "mismatch", "table": exp.label,
+            "matched": comp.matched if comp else 0, "total": total,
+            "cells": [c.model_dump() for c in comp.cells] if comp else [],
             "feedback": "" if success else render_markdown(reveal(exp, comp)) if comp else "no matching table found"}
     label = exp.label or "the expected table"
     lines = [f"{'match' if success else 'mismatch'}: {data['matched']}/{total} cells of {label}"]
     if not success:
         wrong = [c for c in (comp.cells if comp else []) if not c.matched]
-        lines += [f"  {c.row} / {c.column}: expected {c.expected}, produced {c.produced if c.produced is not None else '—'}"
-                  f" ({c.kind})" for c in wrong[:20]]
+        lines += [f"  {c.row} / {c.column}: expected {c.expected}, "
+                  f"produced {c.produced if c.produced is not None else '—'} ({c.kind})" for c in wrong[:20]]
         if len(wrong) > 20:
             lines.append(f"  … {len(wrong) - 20} more")
         if comp is None:
@@ -111,11 +113,14 @@ def _chat_model(name: str | None):
 def method_cmd(
     script: Annotated[Path, typer.Argument(help="The reproduction script (shell, Python, R, notebook or Makefile).")],
     artifact: Annotated[Path | None, typer.Option("--artifact", help="Artifact folder the script runs in.")] = None,
-    run: Annotated[bool, typer.Option("--run", help="Run the script in a sandbox copy and use its provenance.")] = False,
-    expected: Annotated[Path | None, typer.Option("--expected", help="Expected table file or paper (else: the run's own table).")] = None,
+    run: Annotated[bool, typer.Option(
+        "--run", help="Run the script in a sandbox copy and use its provenance.")] = False,
+    expected: Annotated[Path | None, typer.Option(
+        "--expected", help="Expected table file or paper (else: the run's own table).")] = None,
     table: Annotated[str | None, typer.Option("--table", help="Label of the expected table in --expected.")] = None,
     timeout: Annotated[float, typer.Option(help="Time limit of one run, in seconds.")] = 600.0,
-    model: Annotated[str | None, typer.Option("--model", help="Ask this model (OPENAI_BASE_URL) for an opinion.")] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", help="Ask this model (OPENAI_BASE_URL) for an opinion.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Classify a script as full reproduction, last-mile reproduction, copied results or undetermined."""

@@ -91,7 +91,8 @@ class Enforcement:
     processes: str = ""
     notes: tuple[str, ...] = ()
 
-    REQUIRED = ("pid_namespace", "network_isolated", "read_only_host", "scratch_outside_run", "fresh_home", "env_allowlist")
+    REQUIRED = ("pid_namespace", "network_isolated", "read_only_host", "scratch_outside_run", "fresh_home",
+                "env_allowlist")
 
     def missing(self) -> list[str]:
         """Required properties this sandbox cannot provide (a review refuses to run half-isolated)."""
@@ -209,7 +210,8 @@ def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home
         if Path(CA_BUNDLE).is_file():
             env.update({"PIP_CERT": ca_path, "SSL_CERT_FILE": ca_path, "REQUESTS_CA_BUNDLE": ca_path})
         for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST"):
-            if os.environ.get(name, "").startswith(("http://", "https://")) or name == "PIP_TRUSTED_HOST" and os.environ.get(name):
+            if (os.environ.get(name, "").startswith(("http://", "https://"))
+                    or name == "PIP_TRUSTED_HOST" and os.environ.get(name)):
                 env[name] = os.environ[name]
     for key, value in (extra or {}).items():
         if not SECRET_PATTERN.search(key):

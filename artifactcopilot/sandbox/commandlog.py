@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from ..models import CommandRecord
 
 STDOUT, STDERR = "----- stdout -----", "----- stderr -----"
-_STATUS = re.compile(r"^# cwd: (?P<cwd>.*?)  exit: (?P<exit>-?\d+|None)  duration: (?P<dur>[\d.]+)s  timed_out: (?P<to>True|False)$", re.M)
+_STATUS = re.compile(r"^# cwd: (?P<cwd>.*?)  exit: (?P<exit>-?\d+|None)  "
+                     r"duration: (?P<dur>[\d.]+)s  timed_out: (?P<to>True|False)$", re.M)
 _FIELD = re.compile(r"^# (?P<key>[a-z ]+): (?P<value>.*)$", re.M)
 
 
@@ -60,7 +61,8 @@ def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: 
     out = stdout.decode("utf-8", "replace") if isinstance(stdout, bytes) else stdout
     err = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
     lines = [f"$ {script}",
-             f"# cwd: {record.cwd}  exit: {record.exit_code}  duration: {record.duration_s}s  timed_out: {record.timed_out}",
+             f"# cwd: {record.cwd}  exit: {record.exit_code}  duration: {record.duration_s}s  "
+             f"timed_out: {record.timed_out}",
              f"# network: {'on' if record.network else 'off'}  limits hit: {', '.join(record.limits_hit) or 'none'}",
              f"# files created: {_listing(record.files_created)}",
              f"# files modified: {_listing(record.files_modified)}",

@@ -105,8 +105,9 @@ class DockerSession:
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
             volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
             shm_size=f"{SHM_MB}m",
-            mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m", nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9),
-            pids_limit=lim.max_processes, security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
+            mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m",
+            nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9), pids_limit=lim.max_processes,
+            security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
             ulimits=[Ulimit(name="fsize", soft=lim.max_file_mb << 20, hard=lim.max_file_mb << 20),
                      Ulimit(name="core", soft=0, hard=0)])
         self.network_attachable = bool(bridge)
@@ -213,7 +214,8 @@ class DockerSession:
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False, on_output=None) -> RunResult:
-        _, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s, self.budget)
+        _, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s,
+                                                          self.budget)
         if exhausted is not None:
             return exhausted
         before = Snapshot.take(self.root)
@@ -224,9 +226,10 @@ class DockerSession:
         try:
             env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
             env_vars["TMPDIR"] = "/tmp"
+            workdir = MOUNT if rel == "." else f"{MOUNT}/{rel}"
             exec_id = self.client.api.exec_create(self._live().id,
                                                   ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
-                                                  environment=env_vars, workdir=MOUNT if rel == "." else f"{MOUNT}/{rel}", user="root")["Id"]
+                                                  environment=env_vars, workdir=workdir, user="root")["Id"]
             stream = self.client.api.exec_start(exec_id, stream=True, demux=True)
             out = Capture(iter(()), self.limits.output_cap_bytes, on_output)
             err = Capture(iter(()), self.limits.output_cap_bytes, on_output)
@@ -286,8 +289,9 @@ class DockerSession:
 
         def build() -> None:
             try:
-                for chunk in self.client.api.build(path=str(context), dockerfile=Path(dockerfile).name, tag=tag, rm=True,
-                                                   forcerm=True, decode=True, labels=labels("artifact", self.sandbox.review),
+                for chunk in self.client.api.build(path=str(context), dockerfile=Path(dockerfile).name, tag=tag,
+                                                   rm=True, forcerm=True, decode=True,
+                                                   labels=labels("artifact", self.sandbox.review),
                                                    container_limits={"memory": self.limits.memory_mb << 20}):
                     lines.append(chunk.get("stream") or chunk.get("status") or "")
                     if "error" in chunk:
@@ -417,7 +421,8 @@ class DockerSandbox:
 
     name = "docker"
     capabilities = frozenset({"build_image", "apt", "suites"})
-    isolation_note = "docker sandbox: container with memory, CPU and pids limits, no network unless a setup step needs it"
+    isolation_note = ("docker sandbox: container with memory, CPU and pids limits, "
+                      "no network unless a setup step needs it")
 
     def __init__(self, scratch_root: Path, limits: Limits | None = None, image: str | None = None,
                  client=None, review: str = ""):

@@ -57,7 +57,8 @@ class Backend(Protocol):
 
     def open(self, options: SandboxOptions) -> Sandbox: ...
 
-    def doctor(self, options: SandboxOptions, clean: bool = False, build_base: bool = False) -> list[tuple[str, str, str]]:
+    def doctor(self, options: SandboxOptions, clean: bool = False,
+               build_base: bool = False) -> list[tuple[str, str, str]]:
         """(check, ok|warn|FAIL, detail) rows for `copilot doctor`; clean and build_base repair what they can."""
         ...
 
@@ -84,4 +85,5 @@ def open_sandbox(name: str, options: SandboxOptions) -> tuple[Sandbox, list[str]
         passed_over.append(problem if name != "auto" else f"{candidate}: {problem}")
     if name != "auto":
         raise SandboxUnavailable(passed_over[0])
-    raise SandboxUnavailable(f"no sandbox can run here ({'; '.join(passed_over)})", "see `copilot doctor` for what each needs")
+    raise SandboxUnavailable(f"no sandbox can run here ({'; '.join(passed_over)})",
+                             "see `copilot doctor` for what each needs")

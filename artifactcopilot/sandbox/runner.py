@@ -101,7 +101,8 @@ def _ended(proc: subprocess.Popen, step: float) -> bool:
 
 
 MEMORY_ERRORS = re.compile(rb"MemoryError|Cannot allocate memory|std::bad_alloc|out of memory|OutOfMemoryError", re.I)
-FORK_ERRORS = re.compile(rb"fork: (retry: )?Resource temporarily unavailable|BlockingIOError: \[Errno 11\]|can't fork|cannot fork", re.I)
+FORK_ERRORS = re.compile(rb"fork: (retry: )?Resource temporarily unavailable|BlockingIOError: \[Errno 11\]"
+                         rb"|can't fork|cannot fork", re.I)
 FILE_SIZE_ERRORS = re.compile(rb"File too large|File size limit exceeded")
 
 
