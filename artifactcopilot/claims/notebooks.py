@@ -40,6 +40,8 @@ class NotebookComparison(Record):
     figures_stored: int = Field(0, description="Compared cells whose stored outputs show a figure.")
     figures_regenerated: int = Field(0, description="Of those, cells that show a figure again.")
     cells_edited: int = Field(0, description="Compared cells whose source differs between the two notebooks.")
+    figures_displayed: int = Field(0, description="Cells of the executed notebook that show a figure, when it ran "
+                                                  "without an error (stored outputs or not).")
     reason: str = ""
 
 
@@ -100,14 +102,16 @@ def compare_notebook_runs(stored_nb: str, executed_nb: str) -> NotebookCompariso
         return NotebookComparison(verdict="not_established", reason=f"stored notebook: {stored.error}")
     if executed.error:
         return NotebookComparison(verdict="not_established", reason=f"executed notebook: {executed.error}")
+    shown = 0 if any(c.errors for c in executed.cells) else sum(1 for c in executed.cells if c.images)
     if not stored.cells_with_outputs:
-        return NotebookComparison(verdict="not_established", reason="nothing stored to compare with: "
-                                  f"none of the {stored.code_cells} code cells has stored outputs")
+        why = f"nothing stored to compare with: none of the {stored.code_cells} code cells has stored outputs"
+        return NotebookComparison(verdict="not_established", figures_displayed=shown,
+                                  reason=why + (f"; the run showed {shown} figures" if shown else ""))
     if not executed.cells_with_outputs:
         return NotebookComparison(verdict="not_established", reason="the executed notebook holds no outputs "
                                   "(it was not executed, or its outputs were not saved)")
     try:
-        return _compare(stored, executed)
+        return _compare(stored, executed).model_copy(update={"figures_displayed": shown})
     except Exception as exc:  # noqa: BLE001 - a comparison failure is a result, not a crash
         return NotebookComparison(verdict="not_established", reason=f"comparison failed: {type(exc).__name__}: {exc}")
 

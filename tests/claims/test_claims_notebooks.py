@@ -150,3 +150,38 @@ def test_nbformat3_outputs_are_read():
     cell = stored_outputs(json.dumps(nb3)).cells[0]
     assert cell.text == "1\n42\n" and cell.images == ["png"] and cell.errors[0].ename == "ValueError"
     assert cell.execution_count == 1
+
+
+def _cleared(nb: dict) -> dict:
+    """The notebook as authors often commit it: outputs cleared."""
+    out = copy.deepcopy(nb)
+    for c in out["cells"]:
+        if c["cell_type"] == "code":
+            c["outputs"], c["execution_count"] = [], None
+    return out
+
+
+def test_a_notebook_committed_without_outputs_still_counts_the_figures_its_run_shows(stored):
+    res = compare_notebook_runs(json.dumps(_cleared(stored)), json.dumps(_rerun(stored)))
+    assert res.verdict == "not_established" and res.cells_compared == 0
+    assert res.figures_displayed == 1 and "the run showed 1 figures" in res.reason
+
+
+def test_a_run_that_raised_shows_no_figure_worth_counting(stored):
+    failed = _rerun(stored)
+    _code(failed, 4)["outputs"] = [{"output_type": "error", "ename": "KeyError", "evalue": "'label'", "traceback": []}]
+    res = compare_notebook_runs(json.dumps(_cleared(stored)), json.dumps(failed))
+    assert res.figures_displayed == 0
+    assert compare_notebook_runs(json.dumps(stored), json.dumps(_rerun(stored))).figures_displayed == 1
+
+
+def test_d4_credits_shown_figures_only_for_notebooks_the_documentation_ties_to_paper_figures():
+    from artifactcopilot.agents.heuristic.claimsources import Checks
+
+    tied = {"notebook": "analysis/Recall.ipynb", "verdict": "not_established", "descriptive": False,
+            "figures_displayed": 2, "figure_refs": ["Figure 6"]}
+    untied = {**tied, "notebook": "analysis/Scratch.ipynb", "figure_refs": []}
+    silent = {**tied, "notebook": "analysis/Table.ipynb", "figures_displayed": 0}
+    checks = Checks(notebooks=[tied, untied, silent])
+    assert checks.figures == ["analysis/Recall.ipynb: 2 figures shown (Figure 6)"]
+    assert checks.documented_output == []

@@ -40,8 +40,12 @@ class Checks:
 
     @property
     def figures(self) -> list[str]:
-        return [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
-                if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
+        """Documented figure files the runs wrote, and notebooks the documentation ties to paper figures that ran
+        without an error and showed figures."""
+        out = [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
+               if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
+        return out + [f"{n['notebook']}: {n['figures_displayed']} figures shown ({', '.join(n['figure_refs'])})"
+                      for n in self.notebooks if n.get("figures_displayed") and n.get("figure_refs")]
 
     @property
     def peripheral(self) -> list[str]:
@@ -101,8 +105,11 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
             stored = tools.read_file(run["notebook"], 20_000_000) or ""
             executed = tools.read_output(run["executed"], 20_000_000) or ""
             result, ev = tools.compare_notebook(run["notebook"], stored, executed)
+            refs = [m for nb in d1_facts.get("notebooks", []) if nb.get("path") == run["notebook"]
+                    for m in nb.get("mentions", []) if m.lower().startswith(("figure", "fig."))]
             checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict,
-                                     "descriptive": descriptive_name(run["notebook"].rsplit("/", 1)[-1])})
+                                     "descriptive": descriptive_name(run["notebook"].rsplit("/", 1)[-1]),
+                                     "figures_displayed": result.figures_displayed, "figure_refs": refs})
             checks.evidence.append(ev.id)
     documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
     written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})
