@@ -179,9 +179,9 @@ def test_d4_credits_shown_figures_only_for_notebooks_the_documentation_ties_to_p
     from artifactcopilot.agents.heuristic.claimsources import Checks
 
     tied = {"notebook": "analysis/Recall.ipynb", "verdict": "not_established", "descriptive": False,
-            "figures_displayed": 2, "figure_refs": ["Figure 6"]}
+            "figures_displayed": 2, "figure_files": ["analysis/recall.pdf"], "figure_refs": ["Figure 6"]}
     untied = {**tied, "notebook": "analysis/Scratch.ipynb", "figure_refs": []}
     silent = {**tied, "notebook": "analysis/Table.ipynb", "figures_displayed": 0}
     checks = Checks(notebooks=[tied, untied, silent])
-    assert checks.figures == ["analysis/Recall.ipynb: 2 figures shown (Figure 6)"]
+    assert checks.figures == ["analysis/Recall.ipynb: 2 figures shown or written (analysis/recall.pdf) for Figure 6"]
     assert checks.documented_output == []

@@ -16,6 +16,8 @@ from ...tools import PhaseTools
 
 TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
 
+FIGURE_FILES = (".pdf", ".png", ".svg", ".jpg", ".jpeg", ".eps")
+
 
 @dataclass
 class Checks:
@@ -41,10 +43,12 @@ class Checks:
     @property
     def figures(self) -> list[str]:
         """Documented figure files the runs wrote, and notebooks the documentation ties to paper figures that ran
-        without an error and showed figures."""
+        without an error and showed figures or wrote figure files."""
         out = [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
                if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
-        return out + [f"{n['notebook']}: {n['figures_displayed']} figures shown ({', '.join(n['figure_refs'])})"
+        return out + [f"{n['notebook']}: {n['figures_displayed']} figures shown or written"
+                      f"{' (' + ', '.join(n['figure_files']) + ')' if n.get('figure_files') else ''}"
+                      f" for {', '.join(n['figure_refs'])}"
                       for n in self.notebooks if n.get("figures_displayed") and n.get("figure_refs")]
 
     @property
@@ -107,9 +111,12 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
             result, ev = tools.compare_notebook(run["notebook"], stored, executed)
             refs = [m for nb in d1_facts.get("notebooks", []) if nb.get("path") == run["notebook"]
                     for m in nb.get("mentions", []) if m.lower().startswith(("figure", "fig."))]
+            drawn = [f for f in (run.get("files_created") or []) + (run.get("files_modified") or [])
+                     if f.lower().endswith(FIGURE_FILES)]  # a notebook run that raised has no valid run here
             checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict,
                                      "descriptive": descriptive_name(run["notebook"].rsplit("/", 1)[-1]),
-                                     "figures_displayed": result.figures_displayed, "figure_refs": refs})
+                                     "figures_displayed": result.figures_displayed + len(drawn),
+                                     "figure_files": drawn[:6], "figure_refs": refs})
             checks.evidence.append(ev.id)
     documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
     written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})
