@@ -166,5 +166,5 @@ def test_a_real_local_model_cannot_reproduce_copied_results(llama_server, tmp_pa
     report = json.loads(proc.stdout)
     assert report["agent"] == "llm" and report["cost"]["llm_calls"] > 0
     assert report["badges"]["reproduced"] is False and report["badge"] in ("none", "available")
-    d4 = json.loads((out / "packets" / "D4.json").read_text())["facts"]
-    assert d4.get("table_reproduced") is not True
+    d4 = out / "packets" / "D4.json"  # absent when a weak model's gate failed: then nothing was assessed at all
+    assert not d4.exists() or json.loads(d4.read_text())["facts"].get("table_reproduced") is not True
