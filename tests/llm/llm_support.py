@@ -118,6 +118,13 @@ def packet(phase: str, checklist: list[dict], level: str, score: str | None = No
     return call("submit_packet", **body)
 
 
+def d2_packet(env: str, probe: str):
+    """A D2 packet claiming every item on the environment plan and one probe."""
+    items = [("D2.declared", env), ("D2.setup_ok", probe), ("D2.evaluable", probe), ("D2.pinned", env),
+             ("D2.isolated", env)]
+    return packet("D2", [it(item, True, [ev]) for item, ev in items], "E2")
+
+
 # ---- a careful reviewer of examples/wordfreq ----------------------------------------------------
 class CarefulReviewer:
     """Follows each skill on the wordfreq example and claims what its evidence shows."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, phase_of, results, steps_taken
+from llm_support import CarefulReviewer, ScriptedChatModel, call, d2_packet, it, packet, phase_of, results, steps_taken
 
 from artifactcopilot.agents.llm import LLMReviewAgent
 from artifactcopilot.llm.settings import LLMSettings, load_prices
@@ -145,17 +145,7 @@ def test_a_sed_on_core_code_run_as_a_probe_is_an_I4_edit(tmp_path, offline):
             return call("probe", command="python3 --version", purpose="interpreter")
         if step == 3:
             env, probe = results(messages)[-3]["evidence"], results(messages)[-1]["evidence"]
-            return packet(
-                "D2",
-                [
-                    it("D2.declared", True, [env]),
-                    it("D2.setup_ok", True, [probe]),
-                    it("D2.evaluable", True, [probe]),
-                    it("D2.pinned", True, [env]),
-                    it("D2.isolated", True, [env]),
-                ],
-                "E2",
-            )
+            return d2_packet(env, probe)
         return None
 
     reviewer = CarefulReviewer()

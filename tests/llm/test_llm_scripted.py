@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
-from llm_support import CarefulReviewer, ScriptedChatModel, call, it, packet, results, steps_taken
+from llm_support import CarefulReviewer, ScriptedChatModel, call, d2_packet, it, packet, results, steps_taken
 from typer.testing import CliRunner
 
 from artifactcopilot.agents.heuristic import HeuristicAgent
@@ -158,17 +158,7 @@ def test_malformed_tool_calls_get_a_correction_and_count_as_steps(review_with):
         if step == 1:
             return call("probe", command="python3 --version", purpose="interpreter")
         env, probe = res[0]["evidence"], res[1]["evidence"]
-        return packet(
-            "D2",
-            [
-                it("D2.declared", True, [env]),
-                it("D2.setup_ok", True, [probe]),
-                it("D2.evaluable", True, [probe]),
-                it("D2.pinned", True, [env]),
-                it("D2.isolated", True, [env]),
-            ],
-            "E2",
-        )
+        return d2_packet(env, probe)
 
     reviewer = CarefulReviewer()
     reviewer.overrides["D2"] = lambda self, m, a: clumsy(self, m, a) or careful_after(self, m, a)
