@@ -102,6 +102,9 @@ class CommandRecord(Strict):
     network: bool = Field(False,
                           description="Whether the command had network access (install and download steps only).")
     limits_hit: list[str] = Field(default_factory=list, description="Sandbox limits the command ran into.")
+    figures_shown: list[str] = Field(default_factory=list,
+                                     description="Figures the command showed (a plotting library's show()), saved "
+                                                 "by the review's headless display under .copilot/figures/.")
 
     @property
     def ok(self) -> bool:

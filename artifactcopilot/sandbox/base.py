@@ -18,6 +18,8 @@ from typing import Protocol, TypeGuard
 
 from ..models import CommandRecord
 
+ARTIFACT_DIR = "/artifact"
+"""Where every sandbox mounts the artifact copy (read-write) and runs its commands."""
 ENV_ROOT = "/opt/copilot"
 """The review's environment inside every sandbox: venv/, home/, tmp/."""
 VENV = f"{ENV_ROOT}/venv"

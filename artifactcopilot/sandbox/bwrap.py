@@ -17,9 +17,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .base import ENV_ROOT, Limits
+from .base import ARTIFACT_DIR, ENV_ROOT, Limits
 
-ARTIFACT = "/artifact"
+ARTIFACT = ARTIFACT_DIR
 """Where the artifact copy is mounted inside the sandbox (as in the Docker sandbox)."""
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt", "nix")
 """Top-level host folders visible read-only inside the sandbox; no other host folder is."""

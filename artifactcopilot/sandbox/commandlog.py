@@ -6,6 +6,7 @@
     # files created: ...
     # files modified: ...
     # files deleted: ...
+    # figures shown: ...            (optional: figures the review's headless display saved)
     # invocation: documented|fix|undocumented|probe   (how the review came to run it)
     # note: ...                      (optional, e.g. "rerun in a fresh copy without results/t.csv")
     ----- stdout -----
@@ -40,6 +41,7 @@ class CommandLog:
     created: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
     invocation: str = ""
     """documented (as the docs give it), fix (a logged mechanical fix of a documented command), undocumented,
     probe; empty for logs that do not say."""
@@ -67,6 +69,8 @@ def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: 
              f"# files created: {_listing(record.files_created)}",
              f"# files modified: {_listing(record.files_modified)}",
              f"# files deleted: {_listing(record.files_deleted)}"]
+    if record.figures_shown:
+        lines.append(f"# figures shown: {_listing(record.figures_shown)}")
     if invocation:
         lines.append(f"# invocation: {invocation}")
     if note:
@@ -94,6 +98,8 @@ def parse_log(text: str) -> CommandLog:
             log.limits = [] if limits in ("", "none") else limits.split(", ")
         elif key.startswith("files "):
             setattr(log, key.split()[1], [] if value == "none" else value.split(", "))
+        elif key == "figures shown":
+            log.shown = [] if value == "none" else value.split(", ")
         elif key == "note":
             log.note = value
         elif key == "invocation":

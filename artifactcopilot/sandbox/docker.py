@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import CommandRecord
-from .base import CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
+from .base import ARTIFACT_DIR, CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .baseimage import SuiteImages
 from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
@@ -32,7 +32,7 @@ from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_ru
 if TYPE_CHECKING:
     from docker.models.containers import Container
 
-MOUNT = "/artifact"
+MOUNT = ARTIFACT_DIR
 ENGINE_TIMEOUT_S = 300.0
 """How long one Docker API call may take before it counts as failed (a busy engine is slow, not gone)."""
 SHM_MB = 512

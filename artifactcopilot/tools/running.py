@@ -9,13 +9,15 @@ from __future__ import annotations
 import re
 import shlex
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import ToolScopeError
 from ..interventions import Action
 from ..models import CommandRecord, Evidence, Flag, Intervention
 from ..sandbox.base import VENV, RunResult, Session, offers_suites
 from ..sandbox.commandlog import format_log
+from . import display
 from .context import ReviewContext
 from .recording import log_intervention
 
@@ -25,6 +27,8 @@ class CommandResult:
     record: CommandRecord
     evidence: Evidence
     intervention: Intervention | None = None
+    figures: list[str] = field(default_factory=list)
+    """Evidence ids of the figures the command showed (PNG files kept in the run directory)."""
 
 
 def command_name(script: str) -> str:
@@ -157,7 +161,7 @@ class Running:
         return ev
 
     def _run(self, script: str, action: Action, purpose: str, kind: str = "command", env: dict[str, str] | None = None,
-             network: bool = False, timeout: float | None = None, cwd: str = ".") -> CommandResult:
+             network: bool = False, timeout: float | None = None, cwd: str = ".", shown: bool = True) -> CommandResult:
         cls = self.ctx.classifier.classify(action)
         intervention = None
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
@@ -165,14 +169,38 @@ class Running:
         session = self._session()
         started = time.monotonic()
         self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
-        result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=self.ctx.run_env(env),
-                             network=network, cwd=cwd, on_output=self._output_listener())
+        result = self._execute(session, script, env, network, timeout, cwd, shown)
         self.ctx.command_seconds += time.monotonic() - started
         self._tell("command-done", "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             intervention = self._effects(result.record, script, ev.id) or intervention
-        return CommandResult(result.record, ev, intervention)
+        return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id))
+
+    def _keep_figures(self, root: Path, record: CommandRecord, ev_id: str) -> list[str]:
+        """Copy the figures a command showed into the evidence, so the report can show what was drawn."""
+        kept = []
+        for rel in record.figures_shown[:display.KEEP]:
+            data = display.read_figure(root, rel)
+            if data:
+                kept.append(self.ctx.store.add(self.phase, "figure", f"{ev_id}-{rel.rsplit('/', 1)[-1]}", data,
+                                               f"figure shown by {ev_id} ({rel})").id)
+        return kept
+
+    def _execute(self, session: Session, script: str, env: dict[str, str] | None, network: bool,
+                 timeout: float | None, cwd: str, shown: bool) -> RunResult:
+        """Run with the headless display (tools/display.py) unless `shown` is off, and list the figures the command
+        showed; a command that replaced PYTHONPATH so the display cannot load runs once more with plain Agg."""
+        run = f"{self.phase}-{sum(1 for _ in (session.root / display.FOLDER).glob('*')) + 1}"
+        envs = [display.display_env(session.root, run, self.ctx.run_env(env))] if shown else []
+        for run_env in [*envs, self.ctx.run_env(env)]:
+            result = session.run(script, timeout=timeout or self.ctx.options.timeout_s, env=run_env,
+                                 network=network, cwd=cwd, on_output=self._output_listener())
+            stderr = result.stderr_full.decode(errors="replace")
+            if not shown or result.record.ok or not display.backend_missing(stderr):
+                break
+        result.record.figures_shown = display.shown_figures(session.root, run) if shown else []
+        return result
 
     def _effects(self, record: CommandRecord, script: str, ev_id: str) -> Intervention | None:
         """What an undocumented command did to the artifact's own files classifies it, whatever it was declared as:
@@ -217,7 +245,8 @@ class Running:
         folder = notebook.rsplit("/", 1)[0] if "/" in notebook else "."
         script = (f"mkdir -p {shlex.quote(executed.rsplit('/', 1)[0])} && {VENV}/bin/python - "
                   f"{shlex.quote(notebook)} {shlex.quote(executed)} {shlex.quote(folder)} <<'PY'\n{NOTEBOOK_RUNNER}PY")
-        return self._run(script, action, purpose, kind=kind, timeout=timeout), executed
+        # the kernel keeps its own inline display
+        return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False), executed
 
     def verify_provenance(self, script: str, withheld: str,
                           env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:

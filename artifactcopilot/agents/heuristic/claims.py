@@ -147,7 +147,7 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
              f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
         item("D4.documented_output", bool(checks.documented_output), beyond, "; ".join(checks.documented_output[:4])
              or "the runs did not produce what the documentation says they should (or it says nothing comparable)"),
-        item("D4.figures", bool(checks.figures), beyond,
+        item("D4.figures", bool(checks.figures), beyond + [e for p in checks.plots for e in p["evidence"]],
              "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
         item("D4.paper_numbers", numbers >= 1, beyond,
              f"{numbers} of {checks.numbers_stated} numbers the paper states found"),

@@ -8,6 +8,7 @@ a notebook has stored — and against the numbers the paper states in its text.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from ...claims.roles import descriptive_name
@@ -25,6 +26,7 @@ class Checks:
 
     expected: list[dict] = field(default_factory=list)
     notebooks: list[dict] = field(default_factory=list)
+    plots: list[dict] = field(default_factory=list)
     documented: list[dict] = field(default_factory=list)
     numbers_found: list[dict] = field(default_factory=list)
     numbers_stated: int = 0
@@ -46,10 +48,12 @@ class Checks:
         without an error and showed figures or wrote figure files."""
         out = [f"{d['documented']} ({', '.join(d['objects'])})" for d in self.documented
                if d["verdict"] == "produced" and d.get("figure") and d["objects"]]
-        return out + [f"{n['notebook']}: {n['figures_displayed']} figures shown or written"
-                      f"{' (' + ', '.join(n['figure_files']) + ')' if n.get('figure_files') else ''}"
-                      f" for {', '.join(n['figure_refs'])}"
-                      for n in self.notebooks if n.get("figures_displayed") and n.get("figure_refs")]
+        out += [f"{n['notebook']}: {n['figures_displayed']} figures shown or written"
+                f"{' (' + ', '.join(n['figure_files']) + ')' if n.get('figure_files') else ''}"
+                f" for {', '.join(n['figure_refs'])}"
+                for n in self.notebooks if n.get("figures_displayed") and n.get("figure_refs")]
+        return out + [f"`{p['command']}`: {len(p['figures'])} figures shown or written ({', '.join(p['figures'][:4])})"
+                      f" for {', '.join(p['figure_refs'])}" for p in self.plots]
 
     @property
     def peripheral(self) -> list[str]:
@@ -111,13 +115,13 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
             result, ev = tools.compare_notebook(run["notebook"], stored, executed)
             refs = [m for nb in d1_facts.get("notebooks", []) if nb.get("path") == run["notebook"]
                     for m in nb.get("mentions", []) if m.lower().startswith(("figure", "fig."))]
-            drawn = [f for f in (run.get("files_created") or []) + (run.get("files_modified") or [])
-                     if f.lower().endswith(FIGURE_FILES)]  # a notebook run that raised has no valid run here
+            drawn = figure_files(run)  # a notebook run that raised has no valid run here
             checks.notebooks.append({"notebook": run["notebook"], "verdict": result.verdict,
                                      "descriptive": descriptive_name(run["notebook"].rsplit("/", 1)[-1]),
                                      "figures_displayed": result.figures_displayed + len(drawn),
                                      "figure_files": drawn[:6], "figure_refs": refs})
             checks.evidence.append(ev.id)
+    checks.plots = [p for run in runs if not run.get("notebook") and (p := plotted(run))]
     documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
     written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})
     results, ev = tools.check_documented_outputs(documented, written)
@@ -132,3 +136,27 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
 
 def _is_figure(result: dict) -> bool:
     return any(c.get("role") == "figure" and c.get("valid") for c in result.get("checks") or [])
+
+
+FIGURE_REF = re.compile(r"^fig(?:ure)?\.?\s*(\d+)", re.IGNORECASE)
+SCRIPT_FIGURE = re.compile(r"(?:^|[^a-z])fig(?:ure)?[_\-\s]?(\d+)", re.IGNORECASE)
+
+
+def plotted(run: dict) -> dict | None:
+    """A documented command (not a notebook) that the documentation ties to paper figures and that, in a valid
+    run, showed figures or wrote figure files: what it drew and for which figures. A script named after one of
+    those figures (`figure_5.py` under "Figures 4, 5, 6, 7") is tied to that figure alone."""
+    drawn = list(run.get("figures_shown") or []) + figure_files(run)
+    refs = [m for m in run.get("mentions") or [] if FIGURE_REF.match(m)]
+    if not drawn or not refs:
+        return None
+    named = SCRIPT_FIGURE.search((run.get("script") or run.get("cmd") or "").rsplit("/", 1)[-1])
+    own = [m for m in refs if named and (n := FIGURE_REF.match(m)) and n.group(1) == named.group(1)]
+    return {"command": run.get("cmd") or run.get("script"), "figures": drawn[:6], "figure_refs": own or refs,
+            "evidence": [e for e in [run.get("evidence"), *(run.get("figure_evidence") or [])] if e]}
+
+
+def figure_files(run: dict) -> list[str]:
+    """Figure files (PDF, PNG, SVG, ...) a run created or changed in the artifact."""
+    return [f for f in (run.get("files_created") or []) + (run.get("files_modified") or [])
+            if f.lower().endswith(FIGURE_FILES)]

@@ -71,6 +71,7 @@ class Attempt:
                 "notebook": self.step.notebook, "executed": self.executed,
                 "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
+                "figures_shown": rec.figures_shown if rec else [], "figure_evidence": last.figures if last else [],
                 "duration_s": rec.duration_s if rec else 0.0}
 
 

@@ -93,6 +93,7 @@ class LLMToolbox(MoreTools):
             duration_s=rec.duration_s,
             files_created=rec.files_created[:30],
             files_modified=rec.files_modified[:30],
+            figures_shown=rec.figures_shown[:20],
             intervention=(f"{res.intervention.id} ({res.intervention.level.value})" if res.intervention else None),
             stdout=data(self.cut(rec.stdout, ev.path)),
             stderr=data(self.cut(rec.stderr, ev.path)),
