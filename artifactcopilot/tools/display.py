@@ -50,7 +50,8 @@ def show(*args, **kwargs):
             try:
                 if not os.path.isdir(folder):
                     os.makedirs(folder)
-                manager.canvas.figure.savefig(os.path.join(folder, "figure-%d.png" % _shown[0]), dpi=72)
+                manager.canvas.figure.savefig(os.path.join(folder, "figure-%d.png" % _shown[0]), dpi=72,
+                                              bbox_inches="tight")
             except Exception:
                 pass
         _pylab_helpers.Gcf.destroy(manager.num)

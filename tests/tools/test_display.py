@@ -100,7 +100,7 @@ def test_d4_credits_a_figure_script_only_for_the_figures_the_documentation_ties_
     assert plotted({**run, "figures_shown": []}) is None  # drew nothing
     assert plotted({**run, "mentions": ["Table 3"]}) is None  # not tied to a paper figure
     checks = Checks(plots=[plotted(run)])
-    assert checks.figures == ["`uv run ./reproduction/figure_5.py`: 1 figures shown or written "
+    assert checks.figures == ["`uv run ./reproduction/figure_5.py`: 1 figure shown or written "
                               "(.copilot/figures/D3-5/figure-1.png) for Figure 5"]
 
 

@@ -52,8 +52,8 @@ class Checks:
                 f"{' (' + ', '.join(n['figure_files']) + ')' if n.get('figure_files') else ''}"
                 f" for {', '.join(n['figure_refs'])}"
                 for n in self.notebooks if n.get("figures_displayed") and n.get("figure_refs")]
-        return out + [f"`{p['command']}`: {len(p['figures'])} figures shown or written ({', '.join(p['figures'][:4])})"
-                      f" for {', '.join(p['figure_refs'])}" for p in self.plots]
+        return out + [f"`{p['command']}`: {len(p['figures'])} figure{'s' if len(p['figures']) != 1 else ''} shown or "
+                      f"written ({', '.join(p['figures'][:4])}) for {', '.join(p['figure_refs'])}" for p in self.plots]
 
     @property
     def peripheral(self) -> list[str]:
