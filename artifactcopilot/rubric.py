@@ -82,6 +82,27 @@ class Rubric:
     crosschecks: list[CrossCheck]
     advice: dict[str, str] = field(default_factory=dict)
     """fact -> what authors could do when a badge condition on it fails (advice.yaml)."""
+    declared: dict[str, str] = field(default_factory=dict)
+    """The facts facts.yaml declares (name -> type): the only facts a phase's packet may state."""
+
+    def phase_items(self, phase: str) -> list[str]:
+        """The checklist items a phase judges: the gate's checks, or the dimension's items."""
+        if phase == self.registry.gate_phase:
+            return list(self.registry.gate_checks)
+        return list(self.dimensions[phase].items) if phase in self.dimensions else []
+
+    def packet_facts(self, phase: str) -> dict[str, str]:
+        """The facts a phase's packet may state (packet fact key -> declared type), with the keys that list the
+        evidence behind them (type `evidence-ids`). A declared fact that is also a checklist item is read from the
+        checklist; the packet fact of that name must agree with it (the checker says so)."""
+        out: dict[str, str] = {}
+        for name, kind in self.declared.items():
+            prefix, _, key = name.partition(".")
+            if prefix == phase:
+                out[key] = kind
+            if prefix == phase and name in self.fact_evidence:
+                out[self.fact_evidence[name]] = "evidence-ids"
+        return out
 
     def item_text(self, item_id: str) -> str:
         """Human text for any checklist item id (GC*, RW*, D*.x)."""
@@ -167,9 +188,11 @@ def load_rubric(folder: Path | None = None) -> Rubric:
         kind = spec.get("type") if isinstance(spec, dict) else None
         if kind not in FACT_TYPES:
             raise RubricError(f"facts.yaml: fact '{name}' has unknown type '{kind}'")
-        if name in facts and facts[name] != kind:
-            raise RubricError(f"facts.yaml: fact '{name}' is computed for every review as a {facts[name]}, "
-                              f"not a {kind}")
+        if name in facts:
+            raise RubricError(f"facts.yaml: fact '{name}' is computed for every review from its evidence; "
+                              "no phase may state it")
+        if name.partition(".")[0] not in registry.dimensions:
+            raise RubricError(f"facts.yaml: fact '{name}' does not start with the dimension that states it")
         facts[name] = kind
         if spec.get("evidence"):
             fact_evidence[name] = str(spec["evidence"])
@@ -197,7 +220,8 @@ def load_rubric(folder: Path | None = None) -> Rubric:
     ]
     return Rubric(registry=registry, fact_evidence=fact_evidence, gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}),
                   dimensions=dimensions, levels=_read(folder, "levels.yaml"), facts=facts, badges=badges,
-                  crosschecks=crosschecks, advice=_advice(folder, facts))
+                  crosschecks=crosschecks, advice=_advice(folder, facts),
+                  declared={n: facts[n] for n in facts_doc})
 
 
 def _advice(folder: Path, facts: dict[str, str]) -> dict[str, str]:

@@ -33,7 +33,7 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
     facts = facts_from_packets(packets, interventions, rubric)
     decision = derive_badges(facts, rubric)
     cross_flags, cross_trace = run_crosschecks(facts, decision.badges, rubric)
-    flags = [f for p in packets.values() for f in p.flags] + cross_flags + list(extra_flags or [])
+    flags = [f for p in packets.values() for f in p.flags] + cross_flags + facts.problems + list(extra_flags or [])
     flags.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     gate_packet = packets.get(reg.gate_phase)
     gate = {}

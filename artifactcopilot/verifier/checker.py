@@ -18,6 +18,7 @@ from ..rules import supported_score
 from ..schemas import schema_for
 from ..skills import Skill
 from . import CLAIM_FACTS, UNAVAILABLE, WITHDRAWN, disputed_in, ground, withdraw
+from .namespace import PREFIX, namespace_problems, strip_foreign
 
 
 @dataclass
@@ -35,8 +36,8 @@ class PacketChecker:
         self.store, self.rubric, self.verifier = store, rubric, verifier
 
     def check(self, packet: PhasePacket, skill: Skill) -> CheckResult:
-        reasons = (self._schema(packet) + self._evidence(packet) + self._contract(packet, skill)
-                   + self._consistency(packet))
+        reasons = (self._schema(packet) + namespace_problems(packet, self.rubric) + self._evidence(packet)
+                   + self._contract(packet, skill) + self._consistency(packet))
         if reasons:
             return CheckResult(False, reasons)
         if self.verifier is not None:
@@ -108,7 +109,9 @@ class PacketChecker:
 
         Evidence ids that fail verification are dropped; each claim a reason names (checker or verifier) and
         each claim the grounding rules do not find backed is withdrawn (violated, "withdrawn: <reason>");
-        the evidence level drops to what the cited evidence shows and the score is capped at what remains."""
+        the evidence level drops to what the cited evidence shows and the score is capped at what remains.
+        Items and facts the phase may not state are removed first (flagged)."""
+        packet = strip_foreign(packet, self.rubric)
         checklist = []
         for c in packet.checklist:
             kept = [e for e in c.evidence if self.store.verify(e) is None]
@@ -118,7 +121,7 @@ class PacketChecker:
             checklist.append(c.model_copy(update={"evidence": kept}))
         packet = packet.model_copy(update={"evidence": [e for e in packet.evidence if self.store.verify(e) is None],
                                            "checklist": checklist})
-        disputes = disputed_in(packet, reasons)
+        disputes = disputed_in(packet, [r for r in reasons if not r.startswith(PREFIX)])
         packet = ground(withdraw(packet, disputes), self.store, self.rubric)
         withdrawn = [c.item for c in packet.checklist if c.note.startswith(WITHDRAWN)]
         withdrawn += [k for k in CLAIM_FACTS if k in disputes]

@@ -52,7 +52,7 @@ class LLMReviewAgent:
         for other in [p for p in self._working if p != phase]:
             del self._working[other]  # the previous phase ended: its working memory goes
         transcript = Transcript(tools.store.root, f"{phase}-{context.attempt}")
-        box = LLMToolbox(tools, skill, self.settings.tool_output_chars)
+        box = LLMToolbox(tools, skill, self.settings.tool_output_chars, context.rubric)
         messages = self._working.get(phase) if context.attempt > 1 else None
         if messages is None:
             messages = [

@@ -19,10 +19,12 @@ from langchain_core.tools import StructuredTool
 from ...errors import ToolScopeError
 from ...interventions import ACTION_KINDS, Action
 from ...models import EvidenceLevel, PhasePacket
+from ...rubric import Rubric, default_rubric
 from ...sandbox.commandlog import parse_log
 from ...skills import Skill
 from ...tables.render import obfuscate
 from ...tools import TOOLS, CommandResult, PhaseTools
+from ...verifier.namespace import phase_packet_model
 from ..heuristic.gate import NOT_MATERIAL
 from .judging import judge_comparison
 from .moretools import MoreTools
@@ -58,8 +60,9 @@ def _norm(cmd: str) -> str:
 class LLMToolbox(MoreTools):
     """The tools of one phase attempt, and the packet once submitted."""
 
-    def __init__(self, tools: PhaseTools, skill: Skill, output_chars: int = 4000):
+    def __init__(self, tools: PhaseTools, skill: Skill, output_chars: int = 4000, rubric: Rubric | None = None):
         self.tools, self.skill, self.phase, self.limit = tools, skill, skill.phase, output_chars
+        self.rubric = rubric or default_rubric()
         self.submitted: PhasePacket | None = None
         self._docs: str | None = None
 
@@ -299,10 +302,11 @@ class LLMToolbox(MoreTools):
             func: Callable | None = getattr(self, name, None)
             if func is None:  # a skill names a tool this agent cannot use: fail loudly, never drop it
                 raise ToolScopeError(f"the LLM toolbox has no tool '{name}' named by skill {self.phase}")
-            if name == "submit_packet":
+            if name == "submit_packet":  # the schema names the phase's items and facts; the checker enforces it
+                schema = phase_packet_model(self.phase, self.rubric).model_json_schema()
                 built.append(
                     StructuredTool.from_function(
-                        func=func, name=name, args_schema=PhasePacket, description=TOOLS[name].description
+                        func=func, name=name, args_schema=schema, description=TOOLS[name].description
                     )
                 )
             else:
