@@ -7,11 +7,13 @@ the model sees), the last attempt is committed without it (flagged), and the rul
 """
 from __future__ import annotations
 
+import json
 import re
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from llm_support import CarefulReviewer, phase_of
-from test_llm_hostile import FASTSUM, llm_review, not_above, offline  # noqa: F401 - `offline` is a fixture
+from llm_support import CarefulReviewer, FakeOpenAI, phase_of
+from test_llm_hostile import FASTSUM, RANK, llm_review, not_above, offline  # noqa: F401 - `offline` is a fixture
+from test_llm_http import copilot
 
 from artifactcopilot.rubric import default_rubric
 
@@ -61,3 +63,18 @@ def test_a_cheating_model_ends_in_a_report_no_higher_than_the_runs_support(tmp_p
     # the model was told why on the attempt before: the checker's reasons name the items it may judge
     rejected = (out / "working" / "D4" / "rejected-1.json").read_text()
     assert "'D4.evidence_level' is not a D4 rubric item; judge only D4.executed" in rejected
+
+
+def test_a_cheating_endpoint_through_the_cli_ends_in_exit_0_and_a_flagged_report(tmp_path):
+    """The same reviewer behind an OpenAI-compatible server on 127.0.0.1, `copilot review --agent llm`: the tool
+    schema the endpoint is sent enumerates each phase's items, and the review ends in a report (exit 0)."""
+    with FakeOpenAI(Cheater()) as server:
+        proc = copilot(tmp_path / "run", base_url=server.url)
+        sent = [json.loads(r) if isinstance(r, str) else r for r in server.requests]
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert RANK[report["badge"]] <= RANK["reusable"] and "internal error" not in proc.stdout + proc.stderr
+    assert any(f["code"] == "packet-namespace" for f in report["flags"])
+    tools = [t for body in sent for t in body.get("tools", []) if t["function"]["name"] == "submit_packet"]
+    enums = {json.dumps(t["function"]["parameters"]) for t in tools}
+    assert any('"enum": ["D4.executed"' in e for e in enums)  # the schema sent names D4's items
