@@ -153,6 +153,8 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     note_scratch(store, scratch)
 
     def on_progress(phase: str, event: str, detail: str) -> None:
+        if event == "start" and phase in rubric.registry.phase_ids and phase != rubric.registry.gate_phase:
+            ctx.prestart()  # past the gate, the artifact is here: its sandbox session starts while the docs are read
         clock.event(phase, event)
         store.log(f"{phase} {event} {detail}")
         if progress:
