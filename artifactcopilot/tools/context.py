@@ -104,18 +104,24 @@ class ReviewContext:
         threading.Thread(target=start, name="start-session", daemon=True).start()
 
     def take_started(self) -> Session | None:
-        """The session `prestart` began (waiting for it; its error if it failed), or None."""
-        future, self._started = self._started, None
-        return future.result() if future is not None else None
+        """Make the session `prestart` began the review's session (waiting for it; its error if it failed); None
+        when there was none. A signal while it waits leaves it pending, for `close`."""
+        future = self._started
+        if future is None or self.session is not None:
+            return self.session
+        try:
+            self.session = future.result()
+        finally:
+            if future.done():
+                self._started = None
+        return self.session
 
     def close(self) -> None:
         if self._started is not None:  # begun but never used: wait for it, then close it like any session
             try:
-                started = self.take_started()
+                self.take_started()
             except Exception:  # noqa: BLE001 - it never started: nothing to close
-                started = None
-            if started is not None:
-                started.close()
+                pass
         if self.session is not None:
             self.session.close()
             self.session = None
