@@ -24,12 +24,15 @@ LIMIT_S = 120  # a hung benchmark fails instead of stopping the suite; the usual
 
 
 @pytest.fixture(scope="module")
-def started() -> Iterator[dict[Path, subprocess.Popen[str]]]:
+def started(request) -> Iterator[dict[Path, subprocess.Popen[str]]]:
+    """The smoke runs of the benchmarks this session selected, all started at once."""
+    chosen = {item.callspec.params["script"] for item in request.session.items
+              if item.module is request.module and "script" in getattr(getattr(item, "callspec", None), "params", {})}
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}  # offline, as CI runs
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     procs = {script: subprocess.Popen([sys.executable, str(script), "--smoke"], cwd=ROOT, env=env, text=True,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for script in BENCHMARKS}
+             for script in BENCHMARKS if script in chosen}
     yield procs
     for proc in procs.values():
         if proc.poll() is None:
