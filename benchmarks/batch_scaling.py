@@ -5,8 +5,8 @@
 Each measurement reviews every corpus artifact (or the first `--cases`) `--copies` times (hang-forever,
 which waits out a 5 s command limit, only with --with-hang) on a fresh local pool whose worker processes
 are started before the clock starts. Prints reviews per second and the speed-up over one worker; on a
-machine with C cores expect the ratio to level off near C. `--smoke`: two artifacts once each, with 1 and
-2 workers (checks that the benchmark works, not a figure).
+machine with C cores expect the ratio to level off near C. `--smoke`: one artifact, with 1 and then 2
+workers, no warm-up review (checks that the benchmark works, not a figure).
 """
 from __future__ import annotations
 
@@ -41,15 +41,16 @@ def corpus_jobs(copies: int, with_hang: bool, cases: int | None = None) -> list[
     return jobs
 
 
-def measure(workers: int, jobs: list[Job]) -> tuple[float, int]:
+def measure(workers: int, jobs: list[Job], warm_up: bool = True) -> tuple[float, int]:
     with tempfile.TemporaryDirectory(prefix="batch-scaling-") as tmp:
         batch = BatchDir(Path(tmp))
         batch.open()
         pool = LocalPool(workers, review_limit_s=600)
         pool.start()
-        pool.submit(jobs[0])  # warm-up: fork server and first imports are not throughput
-        while not pool.poll(0.1):
-            pass
+        if warm_up:  # fork server and first imports are not throughput
+            pool.submit(jobs[0])
+            while not pool.poll(0.1):
+                pass
         started = time.monotonic()
         try:
             result = run_jobs(jobs, pool, batch)
@@ -69,15 +70,15 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=2, help="Reviews of each corpus artifact per measurement.")
     parser.add_argument("--cases", type=int, default=None, help="Only the first N corpus artifacts.")
     parser.add_argument("--with-hang", action="store_true", help="Include hang-forever (dominated by its 5 s limit).")
-    parser.add_argument("--smoke", action="store_true", help="2 artifacts, 1 copy, 1 and 2 workers (a check)")
+    parser.add_argument("--smoke", action="store_true", help="1 artifact, 1 and 2 workers, no warm-up (a check)")
     args = parser.parse_args()
     if args.smoke:
-        args.workers, args.copies, args.cases = [1, 2], 1, 2
+        args.workers, args.copies, args.cases = [1, 2], 1, 1
     jobs = corpus_jobs(args.copies, args.with_hang, args.cases)
     print(f"{len(jobs)} reviews per measurement, {os.cpu_count()} CPUs")
     base, failures = None, 0
     for workers in args.workers:
-        wall, failed = measure(workers, jobs)
+        wall, failed = measure(workers, jobs, warm_up=not args.smoke)
         rate = len(jobs) / wall
         base = base or rate
         print(f"workers {workers}: {wall:6.2f} s  {rate:5.2f} reviews/s  ratio to 1 worker {rate / base:.2f}"
