@@ -11,9 +11,12 @@ Layout of a run directory:
   checkpoints.sqlite       the phase graph's checkpoints (resume)
   working/<phase>/...      working memory: attempts, rejected packets, scratch (never cited)
   logs/review.log          progress log
-Writes are atomic (temp file + fsync + link/rename) so a crash never leaves half a file. Everything written
-passes the secret redactor. Packets are only read after the run directory was checked against commits.jsonl
-(`verify_run`): a file the review did not write, or a committed file that changed, stops the review.
+Writes are atomic (temp file + link/rename) so a crash never leaves half a file. Evidence files, index lines and
+ledger entries become durable by group commit: fsynced together, files then folders, just before the commit line
+of their phase is appended and fsynced. A killed process loses nothing it wrote; a power loss can only cut into
+the phase that had not committed. Everything written passes the secret redactor. Packets are only read after the
+run directory was checked against commits.jsonl (`verify_run`): a file the review did not write, or a committed
+file that changed, stops the review.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import EvidenceError, UsageError
-from .fileio import append_line, atomic_write, read_jsonl, sha256_bytes, sha256_file
+from .fileio import append_line, atomic_write, read_jsonl, sha256_bytes, sha256_file, sync_files
 from .models import Evidence, EvidenceLevel, Intervention, PhasePacket, utcnow
 from .redact import Redactor, default_redactor
 
@@ -113,6 +116,7 @@ class EvidenceStore:
         self._load_problems += problems + [f"commits.jsonl record {n} is not a commit record"
                                            for n, line in enumerate(self._commit_lines, 1) if not _is_commit(line)]
         self._written: set[str] = set()  # evidence ids this process wrote
+        self._unsynced: dict[Path, None] = {}  # written without fsync: made durable by the next commit (`sync`)
         self._hash_cache: dict[str, tuple[tuple, str]] = {}
 
     @classmethod
@@ -173,9 +177,12 @@ class EvidenceStore:
         rel = Path("evidence") / f"{ev_id}-{_slug(self.redactor.redact(name))}"
         record = Evidence(id=ev_id, phase=phase, kind=kind, path=rel.as_posix(), sha256=sha256_bytes(data),
                           size=len(data), summary=self.redactor.redact(summary)[:300], level=level)
-        append_line(self._index, {**record.model_dump(mode="json"), **({"redacted": redacted} if redacted else {})})
+        append_line(self._index, {**record.model_dump(mode="json"), **({"redacted": redacted} if redacted else {})},
+                    sync=False)
+        self._unsynced[self._index] = None
         try:
-            atomic_write(self.root / rel, data, exclusive=True)
+            atomic_write(self.root / rel, data, exclusive=True, sync=False)
+            self._unsynced[self.root / rel] = None
         except BaseException as exc:
             self._rewrite_index()  # take the record back: its file was never written
             if isinstance(exc, EvidenceError):
@@ -189,6 +196,12 @@ class EvidenceStore:
         lines = [{**r.model_dump(mode="json"), **({"redacted": n} if (n := self._redacted.get(i)) else {})}
                  for i, r in self._records.items()]
         atomic_write(self._index, "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
+
+    def sync(self) -> None:
+        """Make every evidence file, index line and ledger entry written so far durable (group commit)."""
+        if self._unsynced:
+            sync_files(list(self._unsynced))
+            self._unsynced.clear()
 
     def get(self, ev_id: str) -> Evidence | None:
         return self._records.get(ev_id)
@@ -249,6 +262,7 @@ class EvidenceStore:
                 "files": {r.path: r.sha256 for r in self._records.values() if r.phase == phase},
                 "index_len": len(self._records)}
         interrupted = self._effective().get(phase)
+        self.sync()  # the phase's evidence is on disk before the commit line that vouches for it
         if interrupted is None or {k: interrupted[1].get(k) for k in line} != line:
             line["committed_at"] = utcnow()
             append_line(self._commits, line)
@@ -401,7 +415,8 @@ class EvidenceStore:
         if any(i.id == intervention.id for i in self.interventions()):
             raise EvidenceError(f"intervention {intervention.id} is already logged; entries are never rewritten")
         intervention = Intervention.model_validate(self.redactor.redact_obj(intervention.model_dump(mode="json")))
-        append_line(self._ledger, intervention.model_dump(mode="json"))
+        append_line(self._ledger, intervention.model_dump(mode="json"), sync=False)
+        self._unsynced[self._ledger] = None
         return intervention
 
     def interventions(self) -> list[Intervention]:
@@ -431,13 +446,14 @@ class EvidenceStore:
         return folder
 
     def write_working(self, phase: str, name: str, text: str, append: bool = False) -> Path:
-        """Working memory (attempts, rejected packets, replay logs): never cited, but redacted like evidence."""
+        """Working memory (attempts, rejected packets, replay logs): never cited, but redacted like evidence; atomic,
+        not fsynced (nothing trusts it after a crash)."""
         path = self.working(phase) / name
         if append:
             with open(path, "a", encoding="utf-8") as fh:
                 fh.write(self.redactor.redact(text))
         else:
-            atomic_write(path, self.redactor.redact(text))
+            atomic_write(path, self.redactor.redact(text), sync=False)
         return path
 
     def log(self, line: str) -> None:

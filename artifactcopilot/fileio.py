@@ -1,7 +1,9 @@
 """File I/O the other modules share: hashes, crash-safe writes, JSON lines, and decoding text of unknown encoding.
 
 Atomic writes go through a temp file in the same folder, fsync and rename (or link, when the file must not exist
-yet), so a crash never leaves half a file.
+yet), so a crash never leaves half a file. A caller that commits many files at once writes them with `sync=False`
+(still atomic: a killed process never leaves half a file) and makes them durable together with `sync_files`
+before its commit point (group commit: one fsync per file and one per folder instead of two per write).
 """
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import EvidenceError
@@ -37,8 +40,26 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes | str, exclusive: bool = False) -> None:
-    """Write via a temp file in the same folder; with exclusive=True an existing file is an error."""
+def sync_files(paths: Iterable[Path]) -> None:
+    """fsync each file, then each of their folders once: makes writes done with sync=False durable."""
+    folders: dict[Path, None] = {}
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:  # gone since (moved away, discarded): nothing to make durable
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        folders[path.parent] = None
+    for folder in folders:
+        _fsync_dir(folder)
+
+
+def atomic_write(path: Path, data: bytes | str, exclusive: bool = False, sync: bool = True) -> None:
+    """Write via a temp file in the same folder; with exclusive=True an existing file is an error. sync=False
+    skips the fsyncs (see `sync_files`)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -47,7 +68,8 @@ def atomic_write(path: Path, data: bytes | str, exclusive: bool = False) -> None
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         if exclusive:
             try:
                 os.link(tmp, path)  # fails if the target exists: no silent overwrite
@@ -55,19 +77,21 @@ def atomic_write(path: Path, data: bytes | str, exclusive: bool = False) -> None
                 raise EvidenceError(f"refusing to rewrite committed file {path}") from None
         else:
             os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        if sync:
+            _fsync_dir(path.parent)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
-def append_line(path: Path, record: dict) -> None:
-    """Append one JSON line and fsync, so a committed record survives a crash."""
+def append_line(path: Path, record: dict, sync: bool = True) -> None:
+    """Append one JSON line and fsync (unless sync=False, see `sync_files`), so a committed record survives a crash."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record, sort_keys=True) + "\n")
         fh.flush()
-        os.fsync(fh.fileno())
+        if sync:
+            os.fsync(fh.fileno())
 
 
 def read_jsonl(path: Path, label: str) -> tuple[list[dict], list[str]]:

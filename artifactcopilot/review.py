@@ -153,6 +153,8 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     note_scratch(store, scratch)
 
     def on_progress(phase: str, event: str, detail: str) -> None:
+        if event == "start" and phase in rubric.registry.phase_ids and phase != rubric.registry.gate_phase:
+            ctx.prestart()  # past the gate, the artifact is here: its sandbox session starts while the docs are read
         clock.event(phase, event)
         store.log(f"{phase} {event} {detail}")
         if progress:
@@ -166,7 +168,10 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
 
     ctx.progress = on_command
 
+    closer = _SessionCloser(ctx)
+
     def report_fn(status: str = "complete", extra: Sequence[Flag] = ()) -> dict:
+        closer.start()  # no command runs after this: the sandbox session closes while the report is written
         skipped = ctx.acquisition.skipped if ctx.acquisition else []
         link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]
         report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
@@ -181,6 +186,10 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
                  rubric=rubric, report=report_fn, max_attempts=req.max_attempts, progress=on_progress)
     paths = {"json": store.root / "report.json", "md": store.root / "report.md", "html": store.root / "report.html"}
     conn = sqlite3.connect(store.root / "checkpoints.sqlite", check_same_thread=False)
+    # WAL without an fsync per checkpoint: a killed process loses nothing; a power loss, at most the last checkpoints
+    # (graph.py re-finds a phase whose commit landed without its checkpoint)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
     graph = build_graph(rt, checkpointer=SqliteSaver(conn))
     config = {"configurable": {"thread_id": meta["run_id"]}, "recursion_limit": 200}
     try:
@@ -193,6 +202,7 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     except (KeyboardInterrupt, Interrupted) as exc:
         signals.hold()  # a second signal must not cut the incomplete report short
         name = exc.signal_name if isinstance(exc, Interrupted) else "SIGINT"
+        closer.join()
         ctx.close()
         committed = ", ".join(store.committed_phases()) or "none"
         report_fn("incomplete", [Flag(severity="high", code="interrupted",
@@ -200,6 +210,7 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
         raise ReviewInterrupted(name, store, req) from None
     finally:
         signals.hold()  # clean-up runs to the end; a signal that arrives now is raised after it
+        closer.join()
         _cleanup(ctx, sandbox, scratch, store)
         conn.close()
     if signals.pending:  # arrived while the finished review cleaned up: the report is complete, the stop still honoured
@@ -217,9 +228,33 @@ def _replace_run_dir(out: Path) -> None:
     shutil.rmtree(out)
 
 
+class _SessionCloser:
+    """Closes the review's sandbox session (for Docker: removes its container) in a thread, so that it overlaps
+    with writing the report; `join` before anything else closes it. A failure is logged, as in `_cleanup`."""
+
+    def __init__(self, ctx: ReviewContext):
+        self.ctx = ctx
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.thread is None and self.ctx.session is not None:
+            thread = self.thread = threading.Thread(target=self._close, name="close-session", daemon=True)
+            thread.start()
+
+    def _close(self) -> None:
+        try:
+            self.ctx.close()
+        except Exception as exc:  # noqa: BLE001 - the review goes on; `_cleanup` and `copilot doctor --clean` sweep
+            self.ctx.store.log(f"cleanup: {type(exc).__name__}: {exc}")
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+
+
 def _cleanup(ctx: ReviewContext, sandbox, scratch: Path | None, store: EvidenceStore) -> None:
     """Close sessions and the sandbox and remove the scratch copies; a failure here never loses the review."""
-    for step in (ctx.close, getattr(sandbox, "close", None)):
+    for step in (store.sync, ctx.close, getattr(sandbox, "close", None)):
         try:
             if step is not None:
                 step()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
+import jsonschema
 from pydantic import BaseModel
 
 from .models import Evidence, Intervention, PhasePacket, Report
@@ -28,3 +29,9 @@ def schema_for(name: str) -> dict:
     if not path.exists():
         return generate(name)
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def validator_for(name: str) -> jsonschema.Draft202012Validator:
+    """A validator of the shipped schema, built once per process (its references resolved on first use)."""
+    return jsonschema.Draft202012Validator(schema_for(name))

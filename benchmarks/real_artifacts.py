@@ -1,13 +1,15 @@
 """The offline reviewer on the development set of real artifacts: predicted vs awarded badges.
 
     python benchmarks/real_artifacts.py [--dev ../shared/real] [--root /tmp/real] [--out /tmp/real-out]
-                                        [--sandbox auto] [--only ID,ID] [--jobs 1]
+                                        [--sandbox auto] [--only ID,ID] [--jobs 1] [--smoke]
 
 Reviews every artifact of `dev.tsv` that is materialized under ROOT/<id> (see ../shared/real/README.md:
 `fetch` + `materialize.py`), with its stand-in paper, the offline agent and the chosen sandbox, then prints
 one row per artifact — awarded (top) badge, predicted badge, match, D1–D5 scores, evidence level, time — and
 the number of exact matches. A prediction matches when the top badge is the same ("reproduced" counts as the
-top badge when the committee awarded Results Reproduced). Reports stay in OUT/<id>/ for reading.
+top badge when the committee awarded Results Reproduced). Reports stay in OUT/<id>/ for reading. The last line
+gives the median and the slowest review time. `--smoke`: the same pipeline on a one-row development set made of
+the bundled example (checks that the benchmark works, not a figure).
 """
 from __future__ import annotations
 
@@ -15,14 +17,28 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DEV = HERE.parent.parent / "shared" / "real"
+EXAMPLE = HERE.parent / "examples" / "wordfreq"
+
+
+def smoke_dev(folder: Path) -> tuple[Path, Path]:
+    """(dev folder, artifact root): a development set of one row, the bundled example (its results reproduce)."""
+    dev, root = folder / "dev", folder / "root"
+    (dev / "papers").mkdir(parents=True)
+    root.mkdir()
+    (dev / "papers" / "wordfreq.md").write_bytes((EXAMPLE / "paper.md").read_bytes())
+    (root / "wordfreq").symlink_to(EXAMPLE / "artifact", target_is_directory=True)
+    (dev / "dev.tsv").write_text("id\ttop_badge\nwordfreq\treproduced\n", encoding="utf-8")
+    return dev, root
 
 
 def top_badge(report: dict) -> str:
@@ -58,7 +74,20 @@ def main() -> None:
     parser.add_argument("--sandbox", default="auto")
     parser.add_argument("--only", default="", help="comma-separated ids")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="review the bundled example as a one-row set (a check)")
     args = parser.parse_args()
+    if args.smoke:
+        with tempfile.TemporaryDirectory(prefix="real-artifacts-smoke-") as tmp:
+            dev, root = smoke_dev(Path(tmp))
+            args.dev, args.root, args.out, args.only = str(dev), str(root), str(Path(tmp) / "out"), ""
+            results = run(args)
+        if any(r.get("error") for r in results):
+            raise SystemExit("a review of the smoke set failed")
+        return
+    run(args)
+
+
+def run(args) -> list[dict]:
     rows = list(csv.DictReader(open(Path(args.dev) / "dev.tsv", encoding="utf-8"), delimiter="\t"))
     only = {x for x in args.only.split(",") if x}
     rows = [r for r in rows if (Path(args.root) / r["id"]).is_dir() and (not only or r["id"] in only)]
@@ -74,9 +103,10 @@ def main() -> None:
               f"{r.get('dims', ''):<15} {r.get('level', ''):<3} "
               f"{r.get('max_i', ''):<3} {r['seconds']:>6.0f}s" + (f"  {r['error']}" if r.get("error") else ""))
     matches = sum(r["awarded"] == r["predicted"] for r in results)
-    slowest = max(r["seconds"] for r in results)
-    print(f"\nexact match: {matches}/{len(results)}; slowest review {slowest:.0f}s; "
-          f"total {sum(r['seconds'] for r in results):.0f}s")
+    times = [r["seconds"] for r in results]
+    print(f"\nexact match: {matches}/{len(results)}; review time median {statistics.median(times):.0f}s, "
+          f"slowest {max(times):.0f}s; total {sum(times):.0f}s")
+    return results
 
 
 if __name__ == "__main__":

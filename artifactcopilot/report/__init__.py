@@ -4,17 +4,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
-
 from .. import __version__
 from ..evidence import EvidenceStore
 from ..faults import crash_point
-from ..fileio import atomic_write
+from ..fileio import atomic_write, sync_files
 from ..models import Cost, DimensionResult, Flag, GateResult, PhasePacket, Report, Score
 from ..redact import default_redactor
 from ..rubric import Rubric
 from ..rules import derive_badges, facts_from_packets, level_max, run_crosschecks
-from ..schemas import schema_for
+from ..schemas import validator_for
 from .acquisition import AcquisitionFailure, acquisition_failure
 from .confidence import assess
 from .extras import extras_for
@@ -117,17 +115,18 @@ def write_reports(report: Report, run_dir: Path, rubric: Rubric) -> dict[str, Pa
     """Validate report.json against its schema, then write all three renderings atomically (secrets redacted)."""
     redactor = default_redactor()
     data = redactor.redact_obj(report.model_dump(mode="json"))
-    jsonschema.Draft202012Validator(schema_for("report")).validate(data)
+    validator_for("report").validate(data)
     paths = {"json": run_dir / "report.json", "md": run_dir / "report.md", "html": run_dir / "report.html"}
     extras = extras_for(report, run_dir)
     markdown = render_markdown(report, rubric, extras)
     if (run_dir / "transcripts").is_dir():  # the LLM agent's trace: auditable, but not evidence
         markdown += ("\n## Agent transcripts\n\nEvery prompt, response and tool call of the LLM agent is in "
                      "[transcripts/](transcripts/) — a trace for audit, not evidence.\n")
-    atomic_write(paths["json"], json.dumps(data, indent=2) + "\n")
+    atomic_write(paths["json"], json.dumps(data, indent=2) + "\n", sync=False)
     crash_point("report:write")  # between two report files: a resume must rewrite all three
-    atomic_write(paths["md"], redactor.redact(markdown))
-    atomic_write(paths["html"], redactor.redact(render_html(report, rubric, markdown, extras)))
+    atomic_write(paths["md"], redactor.redact(markdown), sync=False)
+    atomic_write(paths["html"], redactor.redact(render_html(report, rubric, markdown, extras)), sync=False)
+    sync_files(paths.values())  # three files, one folder: durable together
     return paths
 
 

@@ -3,7 +3,9 @@ sandbox session, the flag log and the review's options. Tools are grouped by cap
 running, comparing, recording), each constructed for one phase (see `scope.py`)."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +56,9 @@ class ReviewContext:
     line, 'command-done' when it ends — what a live view shows."""
     venv_ready: bool = False
     """The review's virtual environment exists: artifact commands run with it first on PATH."""
+    _started: Future[Session] | None = field(default=None, repr=False)
+    """The session `prestart` began, until `ensure_session` takes it."""
+    _prestarted: bool = field(default=False, repr=False)
 
     def run_env(self, env: dict[str, str] | None = None) -> dict[str, str]:
         """The environment of an artifact command: the review's venv activated once it exists, then `env`."""
@@ -81,7 +86,42 @@ class ReviewContext:
     def files(self) -> list[str]:
         return list(self.acquisition.files) if self.acquisition else []
 
+    def prestart(self) -> None:
+        """Begin the review's session in the background, once, as soon as the artifact is here: creating it (a
+        container, for Docker) then overlaps with the phases that only read. Its errors surface in `take_started`."""
+        if self._prestarted or self.session is not None or self.root is None:
+            return
+        self._prestarted, root = True, self.root
+        future: Future[Session] = Future()
+
+        def start() -> None:
+            try:
+                future.set_result(self.sandbox.start(root))
+            except BaseException as exc:  # noqa: BLE001 - raised where the session is needed
+                future.set_exception(exc)
+
+        self._started = future
+        threading.Thread(target=start, name="start-session", daemon=True).start()
+
+    def take_started(self) -> Session | None:
+        """Make the session `prestart` began the review's session (waiting for it; its error if it failed); None
+        when there was none. A signal while it waits leaves it pending, for `close`."""
+        future = self._started
+        if future is None or self.session is not None:
+            return self.session
+        try:
+            self.session = future.result()
+        finally:
+            if future.done():
+                self._started = None
+        return self.session
+
     def close(self) -> None:
+        if self._started is not None:  # begun but never used: wait for it, then close it like any session
+            try:
+                self.take_started()
+            except Exception:  # noqa: BLE001 - it never started: nothing to close
+                pass
         if self.session is not None:
             self.session.close()
             self.session = None

@@ -39,7 +39,7 @@ def command_name(script: str) -> str:
 def ensure_session(ctx: ReviewContext, phase: str) -> Session:
     """The review's long-lived session; a resumed review replays D2's recorded setup into a fresh one."""
     if ctx.session is None:
-        ctx.session = ctx.sandbox.start(ctx.artifact_root())
+        ctx.session = ctx.take_started() or ctx.sandbox.start(ctx.artifact_root())  # begun past the gate, or now
         _replay_setup(ctx, ctx.session, phase)
     return ctx.session
 
