@@ -18,6 +18,7 @@ from ..models import CommandRecord, Evidence, Flag, Intervention
 from ..sandbox.base import VENV, RunResult, Session, offers_suites
 from ..sandbox.commandlog import format_log
 from . import display
+from .committed import compare_regenerated, set_aside_committed
 from .context import ReviewContext
 from .recording import log_intervention
 
@@ -169,10 +170,12 @@ class Running:
         session = self._session()
         started = time.monotonic()
         self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
+        committed = set_aside_committed(session.root) if kind == "command" and action.documented else None
         result = self._execute(session, script, env, network, timeout, cwd, shown)
         self.ctx.command_seconds += time.monotonic() - started
         self._tell("command-done", "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
+        compare_regenerated(self.ctx, self.phase, committed, session.root, result.record, ev.id)
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             intervention = self._effects(result.record, script, ev.id) or intervention
         return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id))

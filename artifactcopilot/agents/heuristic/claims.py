@@ -21,6 +21,7 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .claimsources import Checks, beyond_tables, run_sources
 from .common import Deadline
+from .regenerated import with_regenerated
 
 
 def stdout_of(log: str) -> str:
@@ -113,7 +114,7 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     record: dict = {"tables": [], "provenance": []}
     tables = _tables(tools, runs, deadline, record)
     all_text = "\n".join(text for run in runs for _, text in run_sources(tools, run))
-    checks = beyond_tables(tools, d1.facts, runs, all_text)
+    checks = with_regenerated(tools, runs, beyond_tables(tools, d1.facts, runs, all_text))
     record.update({"inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
                    "documented_output": checks.documented_output, "figures": checks.figures,
                    "paper_numbers": {"stated": checks.numbers_stated,

@@ -1,0 +1,121 @@
+"""Set aside the committed result files before a documented command runs; compare what it rewrote afterwards.
+
+`set_aside_committed` keeps (in memory) the committed text of the result-like files of the artifact copy —
+CSV/TSV/JSON and other text tables, bounded in size and number. After the run, the files the command rewrote
+(the sandbox's before/after diff: `files_modified`) that were set aside are compared with their committed
+versions at printed precision (claims/regenerated.py). The comparison is kept as evidence
+("regenerated-vs-committed"), cited by the command's evidence id; D4 reads it back (`regenerated_for`).
+A mismatch is listed cell by cell in a flag, like a paper inconsistency.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..claims.regenerated import RESULT_FILES, FileComparison, compare_versions
+from ..evidence import EvidenceStore
+from ..models import CommandRecord, EvidenceLevel, Flag
+from .context import ReviewContext
+
+MAX_FILE = 4_000_000
+MAX_TOTAL = 48_000_000
+MAX_FILES = 3000
+SKIP_DIRS = {".git", "__pycache__", ".sandbox-home", ".copilot", "node_modules", ".venv", "venv", ".tox"}
+EVIDENCE_NAME = "regenerated-vs-committed"
+
+
+@dataclass
+class Committed:
+    """The committed text of result-like files, by artifact-relative path."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def set_aside_committed(root: Path) -> Committed:
+    """The committed versions of the result files under `root` a command may rewrite (never raises)."""
+    kept, total = Committed(), 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            if not name.lower().endswith(RESULT_FILES):
+                continue
+            path = Path(dirpath) / name
+            try:
+                if path.is_symlink() or path.stat().st_size > MAX_FILE:
+                    continue
+                data = path.read_bytes()
+            except OSError:
+                continue
+            total += len(data)
+            if total > MAX_TOTAL or len(kept.files) >= MAX_FILES:
+                return kept
+            kept.files[path.relative_to(root).as_posix()] = data
+    return kept
+
+
+def _read(root: Path, rel: str) -> str | None:
+    try:
+        path = root / rel
+        if path.stat().st_size > MAX_FILE:
+            return None
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def compare_regenerated(ctx: ReviewContext, phase: str, committed: Committed | None, root: Path,
+                        record: CommandRecord, ev_id: str) -> list[FileComparison]:
+    """Compare the committed files `record` rewrote with their new text; keep the comparison as evidence."""
+    if not committed or not committed.files:
+        return []
+    out = []
+    for rel in record.files_modified:
+        old = committed.files.get(rel)
+        new = _read(root, rel) if old is not None else None
+        if old is None or new is None:
+            continue
+        out.append(compare_versions(rel, old.decode("utf-8", errors="replace"), new))
+    if not out:
+        return out
+    data = {"command_evidence": ev_id, "command": record.cmd, "exit_code": record.exit_code,
+            "files": [c.model_dump() for c in out]}
+    ctx.store.add_json(phase, "comparison", EVIDENCE_NAME, data,
+                       f"{len(out)} committed files rewritten by {ev_id}: "
+                       + "; ".join(f"{c.path} {c.verdict}" for c in out[:4]), EvidenceLevel.E2)
+    for comp in out:
+        if comp.verdict == "mismatch" and comp.cells:
+            ctx.flags.add(_mismatch_flag(phase, comp))
+    return out
+
+
+def _mismatch_flag(phase: str, comp: FileComparison) -> Flag:
+    shown = "; ".join(f"{c.row} / {c.column}: committed {c.expected}, regenerated "
+                      f"{c.produced if c.produced is not None else '(missing)'} ({c.kind})" for c in comp.cells[:8])
+    return Flag(severity="low", code="regenerated-differs", phase=phase,
+                message=f"{comp.path}: {comp.total - comp.matched} of {comp.total} values differ from the committed "
+                        f"version — {shown}" + (" …" if len(comp.cells) > 8 else ""))
+
+
+def regenerated_for(store: EvidenceStore, run_evidence: set[str]) -> list[tuple[str, FileComparison]]:
+    """(evidence id, comparison) of every committed file a run in `run_evidence` (command evidence ids) rewrote."""
+    out = []
+    for ev in store.all():
+        if ev.kind != "comparison" or EVIDENCE_NAME not in ev.path:
+            continue
+        try:
+            data = json.loads(store.read(ev.id))
+        except (KeyError, OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or data.get("command_evidence") not in run_evidence:
+            continue
+        for entry in data.get("files", []):
+            try:
+                out.append((ev.id, FileComparison.model_validate(entry)))
+            except ValueError:
+                continue
+    return out
+
+
+__all__ = ["Committed", "compare_regenerated", "regenerated_for", "set_aside_committed"]
