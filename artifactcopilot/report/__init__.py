@@ -18,6 +18,8 @@ from .confidence import assess
 from .extras import extras_for
 from .html import render_html
 from .markdown import render_markdown
+from .reading import Reader
+from .unestablished import not_established_words
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "info": 3}
 
@@ -50,7 +52,7 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
     failure = acquisition_failure(report, read)
     return report.model_copy(update={
         "confidence": assess(report, store.root, read).value,
-        "not_established": _not_established(packets, gate_packet, rubric, failure),
+        "not_established": _not_established(packets, gate_packet, rubric, failure, read),
         "next_badge": _next_badge(decision.trace, decision.badges, rubric, failure)})
 
 
@@ -72,7 +74,7 @@ def _dimension(packet: PhasePacket | None) -> DimensionResult:
 
 
 def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, rubric: Rubric,
-                     failure: AcquisitionFailure | None = None) -> list[str]:
+                     failure: AcquisitionFailure | None = None, read: Reader | None = None) -> list[str]:
     out = []
     if gate is None:
         return ["The availability gate was not decided; nothing else was assessed."]
@@ -82,15 +84,7 @@ def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, 
         out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed "
                    "(treated as not established).")
         return out
-    for dim in rubric.registry.dimensions:
-        packet = packets.get(dim)
-        if packet is None:
-            out.append(f"{dim} has no committed packet (not established).")
-            continue
-        violated = [c.item for c in packet.checklist if c.status == "violated"]
-        if violated:
-            out.append(f"{dim}: not established — {', '.join(violated)}.")
-    return out
+    return out + not_established_words(packets, rubric, read or (lambda _id: None))
 
 
 def _next_badge(trace, badges: dict[str, bool], rubric: Rubric, failure: AcquisitionFailure | None = None) -> list[str]:

@@ -5,7 +5,8 @@ It starts at 1.0 and each finding below takes something off; the report lists ev
 
 - the review did not finish, or phases have no committed packet;
 - the strongest evidence is weak: nothing ran (E0) or only setup and probes ran (E1); a review that
-  stopped at the gate assessed availability only;
+  stopped at the gate assessed availability only, and a review whose workflow produced no valid output (D3
+  below WA) is never more confident than one that stopped at the gate;
 - the artifact could not be fetched for a reason that may pass (network, host error);
 - the environment setup failed for reasons of the review's infrastructure (network, disk, memory, image,
   time budget) rather than of the artifact;
@@ -22,10 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..models import Report
+from ..models import Report, Score
 from ..phases import registry
 
 FLOOR = 0.05
+GATE_ONLY = 0.25
+"""What a review that stopped at the availability gate loses: it assessed availability only."""
 LEVEL_PENALTY = {"E0": 0.45, "E1": 0.3, "E2": 0.1, "E3": 0.0}
 INFRA_TEXT = re.compile(
     r"Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable"
@@ -68,8 +71,23 @@ def assess(report: Report, run_dir: Path | None = None, read: Reader | None = No
         read = run_dir_reader(report, run_dir) if run_dir else (lambda _id: None)
     factors = (_completeness(report) + _level(report) + _fetch(report, read) + _setup(report, read)
                + _limits(report) + _verifier(report, run_dir) + _burden(report))
+    factors += _nothing_ran(report, 1.0 - sum(f.penalty for f in factors))
     value = 1.0 - sum(f.penalty for f in factors)
     return Confidence(round(max(FLOOR, min(1.0, value)), 2), factors)
+
+
+def _nothing_ran(report: Report, value: float) -> list[Factor]:
+    """A review whose workflow produced no valid output (its D3 below WA) established its gate and what it read,
+    no more: it cannot be more confident than a review that stopped at the gate."""
+    workflow = report.dimensions.get(registry().workflow_phases[0]) if registry().workflow_phases else None
+    if _gate_failed(report) or workflow is None or workflow.score is None or workflow.score >= Score.WA:
+        return []
+    cap = 1.0 - GATE_ONLY
+    if value <= cap:
+        return []
+    return [Factor("nothing-ran", round(value - cap, 3), "no documented command of the workflow produced valid "
+                   f"output ({registry().workflow_phases[0]} {workflow.score.value}): beyond its availability gate the "
+                   "review rests on reading, so it is no more certain than a review that stopped at the gate")]
 
 
 def _gate_failed(report: Report) -> bool:
@@ -94,8 +112,8 @@ def _completeness(report: Report) -> list[Factor]:
 
 def _level(report: Report) -> list[Factor]:
     if _gate_failed(report):
-        return [Factor("gate-only", 0.25, "the review stopped at the availability gate: nothing beyond availability "
-                                          "was assessed")]
+        return [Factor("gate-only", GATE_ONLY, "the review stopped at the availability gate: nothing beyond "
+                                               "availability was assessed")]
     level = report.evidence_level.value
     penalty = LEVEL_PENALTY.get(level, 0.0)
     if not penalty:
