@@ -19,10 +19,18 @@ from ..models import PhasePacket, Score
 from ..resources import data_dir
 from ..rubric import Rubric
 from ..sandbox.commandlog import STDOUT, CommandLog, parse_log
-from .reading import Reader
+from .reading import Reader, read_json
 
 TAIL = 6000
+NOT_RUN = "not run"
 MAX_LOGS = 16
+NEXT_STEP = {
+    "D2": "A reviewer would repair the setup by hand from the failing step's output and log each fix.",
+    "D3": "A reviewer would find the documented command that produces the paper's results and run it.",
+    "D5": ("A reviewer would write a new input of the documented form (or change a documented option), run the "
+           "documented command on it twice and check its output."),
+}
+"""What a reviewer would do next when no command's output names the cause."""
 
 
 @dataclass(frozen=True)
@@ -53,29 +61,49 @@ def blockers() -> tuple[Blocker, ...]:
 
 
 def _logs(ids: list[str], read: Reader) -> list[tuple[str, CommandLog]]:
+    """The commands the evidence records: command logs, and documented commands a selection record says were not
+    run and why (a JSON object with "skipped": [{"cmd", "why"}]), as logs of commands that did not run."""
     out = []
     for ev_id in dict.fromkeys(ids):
         text = read(ev_id)
         if text and text.startswith("$ ") and f"\n{STDOUT}\n" in text:
             out.append((ev_id, parse_log(text)))
+        elif text and text.lstrip().startswith("{"):
+            out += [(ev_id, log) for log in _skipped(read_json(lambda _i, t=text: t, ev_id))]
         if len(out) >= MAX_LOGS:
             break
-    return out
+    return out[:MAX_LOGS]
+
+
+def _skipped(record: dict | None) -> list[CommandLog]:
+    entries = record.get("skipped") if record else None
+    if not isinstance(entries, list):
+        return []
+    return [CommandLog(script=str(e["cmd"]), invocation=NOT_RUN, note=str(e.get("why") or ""),
+                       stderr=str(e.get("why") or "")) for e in entries[:8] if isinstance(e, dict) and e.get("cmd")]
 
 
 def _shown(log: CommandLog) -> str:
     lines = [ln for ln in log.script.strip().splitlines() if ln.strip()]
-    return f"`{(lines[-1] if lines else 'command')[:100]}`"
+    return _quoted(lines[-1] if lines else "command")
+
+
+def _quoted(cmd: str) -> str:
+    cmd = " ".join(cmd.split())
+    return f"“{cmd[:100]}{'…' if len(cmd) > 100 else ''}”"
 
 
 def _status(log: CommandLog) -> str:
+    if log.invocation == NOT_RUN:
+        why = re.sub(r"^not runnable:\s*", "", log.note)
+        return f"not run: {why[:160]}" if why else "not run"
     if log.timed_out:
         return f"cut at {log.duration_s:.0f} s"
     return "exit status unknown" if log.exit_code is None else f"exit {log.exit_code}"
 
 
 def _failed(log: CommandLog) -> bool:
-    return log.timed_out or log.exit_code not in (0, None)
+    return log.timed_out or log.exit_code not in (0, None) or log.invocation == NOT_RUN
 
 
 def find_cause(logs: list[tuple[str, CommandLog]], only_failing: bool = False) -> Cause | None:
@@ -113,8 +141,13 @@ def _tried(logs: list[tuple[str, CommandLog]]) -> str:
 
 def _unmet(packet: PhasePacket, rubric: Rubric, limit: int = 3) -> str:
     violated = [c for c in packet.checklist if c.status == "violated"]
-    parts = [rubric.item_text(c.item).rstrip(".").lower() for c in violated[:limit]]
+    parts = [_lower_first(rubric.item_text(c.item).rstrip(".")) for c in violated[:limit]]
     return "; ".join(parts) + (f" (and {len(violated) - limit} more)" if len(violated) > limit else "")
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    return text if len(first) > 1 and first.isupper() else text[:1].lower() + text[1:]
 
 
 def _sentence(dim: str, packet: PhasePacket, rubric: Rubric, tried: str, cause: Cause | None, cmd: str) -> str:
@@ -122,7 +155,7 @@ def _sentence(dim: str, packet: PhasePacket, rubric: Rubric, tried: str, cause: 
     score = packet.score.value if packet.score else "not scored"
     head = f"{dim} ({title}), {score}: {tried}."
     if cause is None:
-        return f"{head} Unmet: {_unmet(packet, rubric)}."
+        return f"{head} Unmet: {_unmet(packet, rubric)}. {NEXT_STEP.get(dim, '')}".rstrip()
     return f"{head} Blocked: {cause.blocked} ({cause.evidence}). {cause.next.replace('{cmd}', cmd)}"
 
 
@@ -146,22 +179,26 @@ def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, r
         return _unmapped(packet, rubric, logs)
     cause = find_cause(logs, only_failing=dim not in ("D2", "D3")) if logs else None
     cmd = _shown(next((log for ev, log in logs if cause and ev == cause.evidence), logs[0][1])) if logs else "it"
-    tried = _tried(logs) if logs else "nothing it could run was found for this dimension"
+    tried = _tried(logs) if logs else "no command was run for it"
+    if logs and all(log.invocation == NOT_RUN for _, log in logs):
+        tried = tried.replace("ran ", "found ", 1)
     return _sentence(dim, packet, rubric, tried, cause, cmd)
 
 
 def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, CommandLog]]) -> str:
     """Claims below WA although the workflow ran: what the output was held against, and what it lacked."""
     notes = {c.item.split(".", 1)[-1]: c.note for c in packet.checklist}
-    runs = ", ".join(_shown(log) for _, log in logs[:3]) or "the workflow"
+    runs = ", ".join(dict.fromkeys(_shown(log) for _, log in logs[:6])) or "the workflow"
     score = packet.score.value if packet.score else "not scored"
-    found = "; ".join(n for n in (notes.get("mapping"), notes.get("paper_numbers")) if n)
-    return (f"D4 ({rubric.dimensions['D4'].title}), {score}: the output of {runs} was held against the paper's tables, "
-            f"stated numbers and the documented outputs ({found or 'nothing comparable'}). Blocked: nothing in the "
-            "output could be tied to a paper result — the paper available to the review gives no table or number "
-            "the output reproduces, and the documentation does not say which output stands for which result. A "
-            "reviewer with the paper's result tables, or the authors' mapping of outputs to them, would compare "
-            f"these outputs with them.")
+    mapping = notes.get("mapping") or ""
+    tables = ("the output holds none of the paper's tables" if not mapping or mapping.startswith("no paper table")
+              else f"the closest paper table matched only in part ({mapping})")
+    numbers = notes.get("paper_numbers") or ""
+    numbers = f", {numbers}" if numbers and not numbers.startswith("0 of 0") else ""
+    return (f"D4 ({rubric.dimensions['D4'].title}), {score}: the output of {runs} was held against the paper and the "
+            f"documentation. Blocked: {tables}{numbers}, and the documentation neither shows the output of these "
+            "commands nor says which output stands for which paper result. A reviewer with the authors' mapping of "
+            "outputs to the paper's tables and figures (or the full-scale run the paper reports) would compare them.")
 
 
 def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: Reader) -> str:

@@ -11,7 +11,7 @@ def test_not_established_says_what_was_tried_what_blocked_and_what_next(review, 
     art = blocked(tmp_path / "case")
     report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
     d3 = next(w for w in report.not_established if w.startswith("D3"))
-    assert "ran `python3 analyse.py`" in d3
+    assert "ran “python3 analyse.py”" in d3
     assert "Blocked: a file it needs (data/latency.csv) is not in the repository" in d3
     assert "A reviewer would obtain data/latency.csv" in d3
     assert not any(re.search(r"\b(?:RW\d|D\d\.[a-z_]+)\b", w) for w in report.not_established)

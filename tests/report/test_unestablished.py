@@ -2,6 +2,8 @@
 read from the command logs a dimension's unmet items cite; and a confidence that reflects what ran."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from report_trees import all_dimensions, command_log, dimension, report
 
@@ -50,12 +52,24 @@ def test_dimensions_below_wa_get_sentences_not_item_ids():
                "D5": _packet("D5", "R", [ChecklistItem(item="D5.functional_base", status="violated", evidence=[])])}
     words = not_established_words(packets, default_rubric(), logs.get)
     d3 = next(w for w in words if w.startswith("D3"))
-    assert "ran `python3 run.py` 2 times (exit 1)" in d3
+    assert "ran “python3 run.py” 2 times (exit 1)" in d3
     assert "Blocked: a file it needs (data/x.csv) is not in the repository" in d3
     assert "would obtain data/x.csv" in d3
     d4 = next(w for w in words if w.startswith("D4"))
     assert "without a valid run of the workflow (D3)" in d4 and "data/x.csv" in d4
     assert not any("RW3" in w or "D4.executed" in w for w in words)
+
+
+def test_documented_commands_that_were_not_run_say_why():
+    selection = json.dumps({"attempts": [], "skipped": [
+        {"cmd": "python main.py project_folder 8", "why": "not runnable: no concrete value for project_folder in the "
+         "docs or the artifact"}]})
+    item = ChecklistItem(item="RW3", status="violated", evidence=["D3-011-selection"], note="nothing could be run")
+    packets = {"D3": _packet("D3", "R", [item], "E0")}
+    words = not_established_words(packets, default_rubric(), {"D3-011-selection": selection}.get)
+    d3 = next(w for w in words if w.startswith("D3"))
+    assert "found “python main.py project_folder 8” (not run: no concrete value for project_folder" in d3
+    assert "placeholder (project_folder)" in d3 and "choose a value of the documented form for project_folder" in d3
 
 
 def test_a_review_whose_workflow_did_not_run_is_no_more_confident_than_its_gate(tmp_path):
