@@ -69,7 +69,7 @@ def _logs(ids: list[str], read: Reader) -> list[tuple[str, CommandLog]]:
         if text and text.startswith("$ ") and f"\n{STDOUT}\n" in text:
             out.append((ev_id, parse_log(text)))
         elif text and text.lstrip().startswith("{"):
-            out += [(ev_id, log) for log in _skipped(read_json(lambda _i, t=text: t, ev_id))]
+            out += [(ev_id, log) for log in _skipped(read_json(read, ev_id))]
         if len(out) >= MAX_LOGS:
             break
     return out[:MAX_LOGS]
