@@ -36,12 +36,20 @@ class FileComparison(BaseModel):
     total: int = 0
     reason: str = ""
     cells: list[CellResult] = Field(default_factory=list, description="The cells that differ (first 200).")
+    read_by: str = Field("", description="A code file that reads this file by name: the run may have copied the "
+                                         "committed values rather than computed them, so a match is not counted.")
+
+    @property
+    def counted(self) -> bool:
+        """A match that counts as regenerated output: the values agree and no code file reads the file by name."""
+        return self.verdict == "match" and not self.read_by
 
     def line(self) -> str:
         """One sentence for the report and the D4 checklist."""
         if self.verdict == "match":
             return (f"{self.path} regenerated: equal to the committed version at printed precision "
-                    f"({self.matched} of {self.total} values)")
+                    f"({self.matched} of {self.total} values)"
+                    + (f"; not counted, {self.read_by} reads it by name" if self.read_by else ""))
         if self.verdict == "mismatch":
             return (f"{self.path} regenerated: {self.total - self.matched} of {self.total} values differ from the "
                     "committed version")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,6 +80,9 @@ def compare_regenerated(ctx: ReviewContext, phase: str, committed: Committed | N
         out.append(compare_versions(rel, old.decode("utf-8", errors="replace"), new))
     if not out:
         return out
+    for comp in out:
+        if comp.verdict == "match" and (reader := code_reading(root, comp.path)):
+            comp.read_by = reader
     data = {"command_evidence": ev_id, "command": record.cmd, "exit_code": record.exit_code,
             "files": [c.model_dump() for c in out]}
     ctx.store.add_json(phase, "comparison", EVIDENCE_NAME, data,
@@ -88,6 +92,35 @@ def compare_regenerated(ctx: ReviewContext, phase: str, committed: Committed | N
         if comp.verdict == "mismatch" and comp.cells:
             ctx.flags.add(_mismatch_flag(phase, comp))
     return out
+
+
+CODE_FILES = (".py", ".r", ".sh", ".jl", ".m", ".ipynb", ".js", ".java", ".scala", ".rb", ".pl", ".mk", "makefile")
+READ_CALL = re.compile(r"read_csv|read_table|read_json|read_excel|loadtxt|genfromtxt|json\.load|pickle\.load|"
+                       r"read\.csv|read\.table|fread|readtable|csvread|np\.load|\bopen\((?![^)]*['\"][wax]b?\+?['\"])|"
+                       r"\bcat\b|<\s*\S|DictReader|csv\.reader", re.IGNORECASE)
+
+
+def code_reading(root: Path, rel: str, limit: int = 3000) -> str:
+    """A code file of the artifact that reads `rel` by name (a line naming it with a read call), or "". A file the
+    code reads may have been copied into its own place rather than computed, so such a match is not counted."""
+    name = rel.rsplit("/", 1)[-1]
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for fname in filenames:
+            if not fname.lower().endswith(CODE_FILES):
+                continue
+            seen += 1
+            if seen > limit:
+                return ""
+            path = Path(dirpath) / fname
+            try:
+                text = path.read_bytes()[:MAX_FILE].decode("utf-8", errors="replace") if path.stat().st_size else ""
+            except OSError:
+                continue
+            if name in text and any(name in ln and READ_CALL.search(ln) for ln in text.splitlines()):
+                return path.relative_to(root).as_posix()
+    return ""
 
 
 def _mismatch_flag(phase: str, comp: FileComparison) -> Flag:

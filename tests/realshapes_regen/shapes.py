@@ -91,3 +91,17 @@ def blocked(root: Path) -> Path:
     (art / "analyse.py").write_text("SHIFT = 0.0\n" + ANALYSE, encoding="utf-8")
     (root / "paper.md").write_text(PAPER, encoding="utf-8")
     return art
+
+
+COPY = """import shutil
+rows = open("results/summary.csv").read()
+open("results/summary.csv", "w").write(rows)
+print("wrote results/summary.csv")
+"""
+
+
+def copying(root: Path) -> Path:
+    """The documented script reads the committed results file and writes it back: nothing is computed."""
+    art = regenerating(root)
+    (art / "analyse.py").write_text(COPY, encoding="utf-8")
+    return art

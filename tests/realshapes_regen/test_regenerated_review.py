@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .shapes import regenerating
+from .shapes import copying, regenerating
 
 
 def _item(report, dim: str, name: str):
@@ -39,4 +39,12 @@ def test_regenerated_results_that_differ_are_listed_cell_by_cell(review, tmp_pat
         ("row 1 (kafka)", "median_ms"), ("row 2 (rabbit)", "median_ms"), ("row 3 (zmq)", "median_ms")}
     flag = next(f for f in report.flags if f.code == "regenerated-differs")
     assert "committed 4.20, regenerated 4.7000" in flag.message
+    assert _item(report, "D4", "documented_output").status == "violated"
+
+
+def test_a_results_file_the_code_reads_by_name_and_writes_back_is_not_counted(review, tmp_path):
+    art = copying(tmp_path / "case")
+    report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
+    files = _regenerated(run_dir)
+    assert files and all(f["verdict"] == "match" and f["read_by"] == "analyse.py" for f in files)
     assert _item(report, "D4", "documented_output").status == "violated"

@@ -30,7 +30,7 @@ def with_regenerated(tools: PhaseTools, runs: list[dict], checks: Checks) -> Che
         return checks
     out = RegeneratedChecks(**{f.name: getattr(checks, f.name) for f in fields(Checks)})
     for ev_id, comp in found:
-        if comp.verdict == "match":
+        if comp.counted:
             out.regenerated.append(comp.line())
         elif comp.verdict == "mismatch":
             out.differing.append(comp.line())
