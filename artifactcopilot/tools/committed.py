@@ -1,8 +1,8 @@
 """Set aside the committed result files before a documented command runs; compare what it rewrote afterwards.
 
-`set_aside_committed` keeps (in memory) the committed text of the result-like files of the artifact copy —
-CSV/TSV/JSON and other text tables, bounded in size and number. After the run, the files the command rewrote
-(the sandbox's before/after diff: `files_modified`) that were set aside are compared with their committed
+`set_aside_committed` keeps the committed versions apart: the acquired tree, which no command touches (commands
+run on a scratch copy). After the run, the result-like files (CSV/TSV/JSON and other text tables) the command
+rewrote — the sandbox's before/after diff — that the authors committed are compared with their committed
 versions at printed precision (claims/regenerated.py). The comparison is kept as evidence
 ("regenerated-vs-committed"), cited by the command's evidence id; D4 reads it back (`regenerated_for`).
 A mismatch is listed cell by cell in a flag, like a paper inconsistency.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..claims.regenerated import RESULT_FILES, FileComparison, compare_versions
@@ -21,45 +21,38 @@ from ..models import CommandRecord, EvidenceLevel, Flag
 from .context import ReviewContext
 
 MAX_FILE = 4_000_000
-MAX_TOTAL = 48_000_000
-MAX_FILES = 3000
+MAX_FILES = 200
 SKIP_DIRS = {".git", "__pycache__", ".sandbox-home", ".copilot", "node_modules", ".venv", "venv", ".tox"}
 EVIDENCE_NAME = "regenerated-vs-committed"
 
 
 @dataclass
 class Committed:
-    """The committed text of result-like files, by artifact-relative path."""
+    """The committed versions of the artifact's result files: the acquired tree, which commands never touch (they
+    run on a scratch copy), so a file an earlier command of the review wrote is never taken for the authors' own."""
 
-    files: dict[str, bytes] = field(default_factory=dict)
+    root: Path | None = None
+
+    def text(self, rel: str) -> str | None:
+        """The committed text of `rel` when it is a result-like file of the acquired tree (None otherwise)."""
+        if self.root is None or not rel.lower().endswith(RESULT_FILES) or any(
+                part in SKIP_DIRS for part in rel.split("/")):
+            return None
+        return _read(self.root, rel)
 
 
-def set_aside_committed(root: Path) -> Committed:
-    """The committed versions of the result files under `root` a command may rewrite (never raises)."""
-    kept, total = Committed(), 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(filenames):
-            if not name.lower().endswith(RESULT_FILES):
-                continue
-            path = Path(dirpath) / name
-            try:
-                if path.is_symlink() or path.stat().st_size > MAX_FILE:
-                    continue
-                data = path.read_bytes()
-            except OSError:
-                continue
-            total += len(data)
-            if total > MAX_TOTAL or len(kept.files) >= MAX_FILES:
-                return kept
-            kept.files[path.relative_to(root).as_posix()] = data
-    return kept
+def set_aside_committed(root: Path | None) -> Committed | None:
+    """The committed versions a documented command may rewrite, kept apart from the copy it runs in (never raises)."""
+    try:
+        return Committed(Path(root)) if root is not None and Path(root).is_dir() else None
+    except OSError:
+        return None
 
 
 def _read(root: Path, rel: str) -> str | None:
     try:
-        path = root / rel
-        if path.stat().st_size > MAX_FILE:
+        path = (root / rel).resolve()
+        if root.resolve() not in path.parents or not path.is_file() or path.stat().st_size > MAX_FILE:
             return None
         return path.read_bytes().decode("utf-8", errors="replace")
     except OSError:
@@ -69,15 +62,15 @@ def _read(root: Path, rel: str) -> str | None:
 def compare_regenerated(ctx: ReviewContext, phase: str, committed: Committed | None, root: Path,
                         record: CommandRecord, ev_id: str) -> list[FileComparison]:
     """Compare the committed files `record` rewrote with their new text; keep the comparison as evidence."""
-    if not committed or not committed.files:
+    if committed is None:
         return []
     out = []
-    for rel in record.files_modified:
-        old = committed.files.get(rel)
+    for rel in (record.files_modified + record.files_created)[:MAX_FILES]:
+        old = committed.text(rel)
         new = _read(root, rel) if old is not None else None
         if old is None or new is None:
             continue
-        out.append(compare_versions(rel, old.decode("utf-8", errors="replace"), new))
+        out.append(compare_versions(rel, old, new))
     if not out:
         return out
     for comp in out:

@@ -170,7 +170,7 @@ class Running:
         session = self._session()
         started = time.monotonic()
         self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
-        committed = set_aside_committed(session.root) if kind == "command" and action.documented else None
+        committed = set_aside_committed(self.ctx.root) if kind == "command" else None
         result = self._execute(session, script, env, network, timeout, cwd, shown)
         self.ctx.command_seconds += time.monotonic() - started
         self._tell("command-done", "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")

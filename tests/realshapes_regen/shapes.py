@@ -105,3 +105,31 @@ def copying(root: Path) -> Path:
     art = regenerating(root)
     (art / "analyse.py").write_text(COPY, encoding="utf-8")
     return art
+
+
+TWO_RUNS = """# queue-latency
+
+Code for our study of message-queue latency.
+
+## Running
+
+```bash
+python3 analyse.py kafka
+python3 analyse.py zmq
+```
+"""
+
+PER_QUEUE = """import csv, statistics, sys
+rows = [r for r in csv.DictReader(open("data/latency.csv")) if r["queue"] == sys.argv[1]]
+open("output.txt", "w").write(f"{sys.argv[1]} median {statistics.median(float(r['ms']) for r in rows):.2f}\\n")
+print(open("output.txt").read())
+"""
+
+
+def rewriting_own_output(root: Path) -> Path:
+    """Two documented commands write the same uncommitted output file with different values."""
+    art = regenerating(root)
+    (art / "README.md").write_text(TWO_RUNS, encoding="utf-8")
+    (art / "analyse.py").write_text(PER_QUEUE, encoding="utf-8")
+    (art / "results" / "summary.csv").unlink()
+    return art

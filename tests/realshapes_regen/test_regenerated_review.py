@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .shapes import copying, regenerating
+from .shapes import copying, regenerating, rewriting_own_output
 
 
 def _item(report, dim: str, name: str):
@@ -48,3 +48,10 @@ def test_a_results_file_the_code_reads_by_name_and_writes_back_is_not_counted(re
     files = _regenerated(run_dir)
     assert files and all(f["verdict"] == "match" and f["read_by"] == "analyse.py" for f in files)
     assert _item(report, "D4", "documented_output").status == "violated"
+
+
+def test_a_file_an_earlier_command_of_the_review_wrote_is_not_the_authors_committed_version(review, tmp_path):
+    art = rewriting_own_output(tmp_path / "case")
+    report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
+    assert _regenerated(run_dir) == []
+    assert not any(f.code == "regenerated-differs" for f in report.flags)

@@ -24,6 +24,8 @@ CASES = [
      "missing-file", "obtain data/train.pkl"),
     ("pip install -r requirements.txt", 1, "ERROR: No matching distribution found for tensorflow==1.15", False,
      "interpreter", "interpreter the pins"),
+    ("python3 solve.py", 1, "gurobipy._exception.GurobiError: License expired 2026-11-23", False, "restricted",
+     "holding that licence"),
     ("python3 simulate.py", None, "Day:342", True, "time", "more time"),
 ]
 
