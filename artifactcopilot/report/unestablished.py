@@ -145,6 +145,12 @@ def _unmet(packet: PhasePacket, rubric: Rubric, limit: int = 3) -> str:
     return "; ".join(parts) + (f" (and {len(violated) - limit} more)" if len(violated) > limit else "")
 
 
+def _said(summary: str) -> str:
+    """The phase's own summary, as a clause ('; it reports: …')."""
+    text = " ".join(summary.split()).rstrip(".")
+    return f" (its summary: {text[:300]})" if text else ""
+
+
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
     return text if len(first) > 1 and first.isupper() else text[:1].lower() + text[1:]
@@ -179,7 +185,7 @@ def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, r
         return _unmapped(packet, rubric, logs)
     cause = find_cause(logs, only_failing=dim not in ("D2", "D3")) if logs else None
     cmd = _shown(next((log for ev, log in logs if cause and ev == cause.evidence), logs[0][1])) if logs else "it"
-    tried = _tried(logs) if logs else "no command was run for it"
+    tried = _tried(logs) if logs else f"no command was run for it{_said(packet.summary)}"
     if logs and all(log.invocation == NOT_RUN for _, log in logs):
         tried = tried.replace("ran ", "found ", 1)
     return _sentence(dim, packet, rubric, tried, cause, cmd)
