@@ -18,11 +18,16 @@ import yaml
 from ..models import PhasePacket, Score
 from ..resources import data_dir
 from ..rubric import Rubric
+from ..sandbox.base import ARTIFACT_DIR
 from ..sandbox.commandlog import STDOUT, CommandLog, parse_log
 from .reading import Reader, read_json
 
 TAIL = 6000
 NOT_RUN = "not run"
+ABSOLUTE = ("a file it needs is named by an absolute path ({what}) outside the artifact: the layout of the authors' "
+            "machine or container, not the repository's")
+ABSOLUTE_NEXT = ("A reviewer would run it where that path exists (the authors' container, or the repository placed "
+                 "where the path expects it) and rerun {cmd}.")
 MAX_LOGS = 16
 NEXT_STEP = {
     "D2": "A reviewer would repair the setup by hand from the failing step's output and log each fix.",
@@ -115,23 +120,31 @@ def find_cause(logs: list[tuple[str, CommandLog]], only_failing: bool = False) -
             cut = next(((ev, log) for ev, log in failing if log.timed_out), None)
             if cut:
                 return Cause("time", f"{_shown(cut[1])} was cut by the review's time budget after "
-                             f"{cut[1].duration_s:.0f} s", "A reviewer with more time would run {cmd} to the end "
-                             "(or in a documented reduced configuration) and compare its output with the paper.",
-                             cut[0])
+                             f"{cut[1].duration_s:.0f} s", "A reviewer with more time would let {cmd} run to the end "
+                             "(or run a documented reduced configuration) and go on from its output.", cut[0])
         for ev, log in failing:
             match = blocker.pattern.search(log.stderr[-TAIL:] + "\n" + log.stdout[-TAIL:])
             if match:
                 groups = {k: v for k, v in match.groupdict().items() if v}
-                what = (groups.get("what") or groups.get("what2") or match.group(0)).strip()[:160]
+                what = _in_artifact((groups.get("what") or groups.get("what2") or match.group(0)).strip()[:160])
+                if blocker.code == "missing-file" and what.startswith("/"):
+                    return Cause("absolute-path", ABSOLUTE.replace("{what}", what),
+                                 ABSOLUTE_NEXT.replace("{what}", what), ev)
                 return Cause(blocker.code, blocker.blocked.replace("{what}", what),
                              blocker.next.replace("{what}", what), ev)
     return None
 
 
+def _in_artifact(path: str) -> str:
+    """A path inside the sandbox's artifact copy, relative to the artifact; other text unchanged."""
+    prefix = ARTIFACT_DIR.rstrip("/") + "/"
+    return path[len(prefix):] if path.startswith(prefix) else path
+
+
 def _tried(logs: list[tuple[str, CommandLog]]) -> str:
     """'ran `a` 3 times (exit 1), `b` (cut at 600 s)': each command once, with how often and how it ended."""
     by_cmd: dict[str, list[str]] = {}
-    for _, log in logs:
+    for _, log in sorted(logs, key=lambda pair: not _failed(pair[1])):  # what failed first
         by_cmd.setdefault(_shown(log), []).append(_status(log))
     shown = [f"{cmd}{f' {len(ends)} times' if len(ends) > 1 else ''} ({', '.join(dict.fromkeys(ends))})"
              for cmd, ends in list(by_cmd.items())[:3]]

@@ -26,6 +26,10 @@ CASES = [
      "interpreter", "interpreter the pins"),
     ("python3 solve.py", 1, "gurobipy._exception.GurobiError: License expired 2026-11-23", False, "restricted",
      "holding that licence"),
+    ("python3 list.py", 1, "FileNotFoundError: [Errno 2] No such file or directory: '/Bench/text/urls.txt'", False,
+     "absolute-path", "where that path exists"),
+    ("python3 x.py", 2, "python3: can't open file '/artifact/src/x.py': [Errno 2] No such file or directory", False,
+     "missing-file", "obtain src/x.py"),
     ("python3 simulate.py", None, "Day:342", True, "time", "more time"),
 ]
 
