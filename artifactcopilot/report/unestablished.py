@@ -24,6 +24,9 @@ from .reading import Reader, read_json
 
 TAIL = 6000
 NOT_RUN = "not run"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+NOTEBOOK_RUN = re.compile(r"python - (\S+\.ipynb) ")
+"""The headless notebook runner's command line (tools/running.py): the notebook is what ran."""
 ABSOLUTE = ("a file it needs is named by an absolute path ({what}) outside the artifact: the layout of the authors' "
             "machine or container, not the repository's")
 ABSOLUTE_NEXT = ("A reviewer would run it where that path exists (the authors' container, or the repository placed "
@@ -51,7 +54,14 @@ class Cause:
     code: str
     blocked: str
     next: str
+    """What a reviewer would do; `{cmd}` stands for the command."""
     evidence: str
+    cmd: str = "it"
+    """The command whose output showed the cause, as the report quotes it."""
+
+    def words(self) -> tuple[str, str]:
+        """(what blocked, with its evidence id; what a reviewer would do)."""
+        return f"{self.blocked} ({self.evidence})", self.next.replace("{cmd}", self.cmd)
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +99,9 @@ def _skipped(record: dict | None) -> list[CommandLog]:
 
 
 def _shown(log: CommandLog) -> str:
+    notebook = NOTEBOOK_RUN.search(log.script)
+    if notebook:
+        return f"the notebook {_quoted(notebook[1])}"
     lines = [ln for ln in log.script.strip().splitlines() if ln.strip()]
     return _quoted(lines[-1] if lines else "command")
 
@@ -114,24 +127,46 @@ def _failed(log: CommandLog) -> bool:
 def find_cause(logs: list[tuple[str, CommandLog]], only_failing: bool = False) -> Cause | None:
     """The first blocker (in rubric order) a failing command's output shows; a time cut when none does. Without a
     failing command, the output of the others (an exit 0 that printed errors), unless `only_failing`."""
+    causes = find_causes(logs, only_failing, limit=1)
+    return causes[0] if causes else None
+
+
+def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, limit: int = 2) -> list[Cause]:
+    """Up to `limit` causes of different kinds, each from another command, in rubric order; an error line only when
+    nothing more telling was found."""
     failing = [(ev, log) for ev, log in logs if _failed(log)] or ([] if only_failing else logs)
+    found: list[Cause] = []
     for blocker in blockers():
-        if blocker.code == "error":  # an error line names the cause only when nothing more telling was found
-            cut = next(((ev, log) for ev, log in failing if log.timed_out), None)
+        if blocker.code == "error":
+            cut = next(((ev, log) for ev, log in failing if log.timed_out and ev not in {c.evidence for c in found}),
+                       None)
             if cut:
-                return Cause("time", f"{_shown(cut[1])} was cut by the review's time budget after "
-                             f"{cut[1].duration_s:.0f} s", "A reviewer with more time would let {cmd} run to the end "
-                             "(or run a documented reduced configuration) and go on from its output.", cut[0])
-        for ev, log in failing:
-            match = blocker.pattern.search(log.stderr[-TAIL:] + "\n" + log.stdout[-TAIL:])
-            if match:
-                groups = {k: v for k, v in match.groupdict().items() if v}
-                what = _in_artifact((groups.get("what") or groups.get("what2") or match.group(0)).strip()[:160])
-                if blocker.code == "missing-file" and what.startswith("/"):
-                    return Cause("absolute-path", ABSOLUTE.replace("{what}", what),
-                                 ABSOLUTE_NEXT.replace("{what}", what), ev)
-                return Cause(blocker.code, blocker.blocked.replace("{what}", what),
-                             blocker.next.replace("{what}", what), ev)
+                found.append(Cause("time", f"{_shown(cut[1])} was cut by the review's time budget after "
+                                   f"{cut[1].duration_s:.0f} s", "A reviewer with more time would let {cmd} run to "
+                                   "the end (or run a documented reduced configuration) and go on from its output.",
+                                   cut[0], _shown(cut[1])))
+            if found:
+                break
+        cause = _match(blocker, [(ev, log) for ev, log in failing if ev not in {c.evidence for c in found}])
+        if cause:
+            found.append(cause)
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
+def _match(blocker: Blocker, logs: list[tuple[str, CommandLog]]) -> Cause | None:
+    for ev, log in logs:
+        match = blocker.pattern.search(ANSI.sub("", log.stderr[-TAIL:] + "\n" + log.stdout[-TAIL:]))
+        if not match:
+            continue
+        groups = {k: v for k, v in match.groupdict().items() if v}
+        what = _in_artifact((groups.get("what") or groups.get("what2") or match.group(0)).strip()[:160])
+        if blocker.code == "missing-file" and what.startswith("/"):
+            return Cause("absolute-path", ABSOLUTE.replace("{what}", what), ABSOLUTE_NEXT.replace("{what}", what), ev,
+                         _shown(log))
+        return Cause(blocker.code, blocker.blocked.replace("{what}", what), blocker.next.replace("{what}", what), ev,
+                     _shown(log))
     return None
 
 
@@ -169,13 +204,15 @@ def _lower_first(text: str) -> str:
     return text if len(first) > 1 and first.isupper() else text[:1].lower() + text[1:]
 
 
-def _sentence(dim: str, packet: PhasePacket, rubric: Rubric, tried: str, cause: Cause | None, cmd: str) -> str:
+def _sentence(dim: str, packet: PhasePacket, rubric: Rubric, tried: str, causes: list[Cause]) -> str:
     title = rubric.dimensions[dim].title if dim in rubric.dimensions else dim
     score = packet.score.value if packet.score else "not scored"
     head = f"{dim} ({title}), {score}: {tried}."
-    if cause is None:
+    if not causes:
         return f"{head} Unmet: {_unmet(packet, rubric)}. {NEXT_STEP.get(dim, '')}".rstrip()
-    return f"{head} Blocked: {cause.blocked} ({cause.evidence}). {cause.next.replace('{cmd}', cmd)}"
+    words = [c.words() for c in causes]
+    return (f"{head} Blocked: " + "; and ".join(w[0] for w in words) + ". "
+            + " ".join(dict.fromkeys(w[1] for w in words)))
 
 
 def _violated_evidence(packet: PhasePacket) -> list[str]:
@@ -196,12 +233,11 @@ def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, r
     logs = _logs(_violated_evidence(packet), read)
     if dim == "D4" and not any(_failed(log) for _, log in logs):
         return _unmapped(packet, rubric, logs)
-    cause = find_cause(logs, only_failing=dim not in ("D2", "D3")) if logs else None
-    cmd = _shown(next((log for ev, log in logs if cause and ev == cause.evidence), logs[0][1])) if logs else "it"
+    causes = find_causes(logs, only_failing=dim not in ("D2", "D3")) if logs else []
     tried = _tried(logs) if logs else f"no command was run for it{_said(packet.summary)}"
     if logs and all(log.invocation == NOT_RUN for _, log in logs):
         tried = tried.replace("ran ", "found ", 1)
-    return _sentence(dim, packet, rubric, tried, cause, cmd)
+    return _sentence(dim, packet, rubric, tried, causes)
 
 
 def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, CommandLog]]) -> str:
@@ -254,4 +290,4 @@ def not_established_words(packets: dict[str, PhasePacket], rubric: Rubric, read:
     return out
 
 
-__all__ = ["Cause", "dimension_words", "find_cause", "not_established_words"]
+__all__ = ["Cause", "dimension_words", "find_cause", "find_causes", "not_established_words"]

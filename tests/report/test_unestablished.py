@@ -30,6 +30,9 @@ CASES = [
      "absolute-path", "where that path exists"),
     ("python3 x.py", 2, "python3: can't open file '/artifact/src/x.py': [Errno 2] No such file or directory", False,
      "missing-file", "obtain src/x.py"),
+    ("mkdir -p .copilot/notebooks && /opt/copilot/venv/bin/python - analysis.ipynb .copilot/notebooks/analysis.ipynb "
+     ". <<'PY'", 1, "\x1b[31mModuleNotFoundError\x1b[39m: No module named 'matplotlib'", False, "module",
+     "provides matplotlib"),
     ("python3 simulate.py", None, "Day:342", True, "time", "more time"),
 ]
 
