@@ -124,14 +124,17 @@ def _failed(log: CommandLog) -> bool:
     return log.timed_out or log.exit_code not in (0, None) or log.invocation == NOT_RUN
 
 
-def find_cause(logs: list[tuple[str, CommandLog]], only_failing: bool = False) -> Cause | None:
+def find_cause(logs: list[tuple[str, CommandLog]], only_failing: bool = False,
+               files: frozenset[str] = frozenset()) -> Cause | None:
     """The first blocker (in rubric order) a failing command's output shows; a time cut when none does. Without a
-    failing command, the output of the others (an exit 0 that printed errors), unless `only_failing`."""
-    causes = find_causes(logs, only_failing, limit=1)
+    failing command, the output of the others (an exit 0 that printed errors), unless `only_failing`. `files`:
+    the repository's files, to tell a file missing from it from one looked up in the wrong place."""
+    causes = find_causes(logs, only_failing, limit=1, files=files)
     return causes[0] if causes else None
 
 
-def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, limit: int = 2) -> list[Cause]:
+def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, limit: int = 2,
+                files: frozenset[str] = frozenset()) -> list[Cause]:
     """Up to `limit` causes of different kinds, each from another command, in rubric order; an error line only when
     nothing more telling was found."""
     failing = [(ev, log) for ev, log in logs if _failed(log)] or ([] if only_failing else logs)
@@ -147,7 +150,7 @@ def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, 
                                    cut[0], _shown(cut[1])))
             if found:
                 break
-        cause = _match(blocker, [(ev, log) for ev, log in failing if ev not in {c.evidence for c in found}])
+        cause = _match(blocker, [(ev, log) for ev, log in failing if ev not in {c.evidence for c in found}], files)
         if cause:
             found.append(cause)
         if len(found) >= limit:
@@ -155,19 +158,32 @@ def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, 
     return found[:limit]
 
 
-def _match(blocker: Blocker, logs: list[tuple[str, CommandLog]]) -> Cause | None:
+def _match(blocker: Blocker, logs: list[tuple[str, CommandLog]], files: frozenset[str]) -> Cause | None:
     for ev, log in logs:
         match = blocker.pattern.search(ANSI.sub("", log.stderr[-TAIL:] + "\n" + log.stdout[-TAIL:]))
         if not match:
             continue
         groups = {k: v for k, v in match.groupdict().items() if v}
         what = _in_artifact((groups.get("what") or groups.get("what2") or match.group(0)).strip()[:160])
-        if blocker.code == "missing-file" and what.startswith("/"):
-            return Cause("absolute-path", ABSOLUTE.replace("{what}", what), ABSOLUTE_NEXT.replace("{what}", what), ev,
-                         _shown(log))
-        return Cause(blocker.code, blocker.blocked.replace("{what}", what), blocker.next.replace("{what}", what), ev,
-                     _shown(log))
+        code, blocked, after = blocker.code, blocker.blocked, blocker.next
+        if code == "missing-file":
+            code, blocked, after = _misplaced(what, log, files) or (
+                ("absolute-path", ABSOLUTE, ABSOLUTE_NEXT) if what.startswith("/") else (code, blocked, after))
+        return Cause(code, blocked.replace("{what}", what), after.replace("{what}", what), ev, _shown(log))
     return None
+
+
+def _misplaced(what: str, log: CommandLog, files: frozenset[str]) -> tuple[str, str, str] | None:
+    """A 'missing' file the repository has under another folder: looked up from the wrong place, not missing."""
+    tail = what.lstrip("./")
+    found = sorted(f for f in files if f == tail or f.endswith("/" + tail) or tail.endswith("/" + f))
+    if not found or not tail:
+        return None
+    where = found[0]
+    return ("misplaced", f"a file it needs ({{what}}) was looked up in the wrong place: the repository has {where}, "
+            f"and the command ran in {log.cwd or '.'}",
+            "A reviewer would run {cmd} from the folder its paths are relative to (or correct the path, as a logged "
+            "fix) and rerun it.")
 
 
 def _in_artifact(path: str) -> str:
@@ -219,21 +235,23 @@ def _violated_evidence(packet: PhasePacket) -> list[str]:
     return [e for c in packet.checklist if c.status == "violated" for e in c.evidence] + list(packet.evidence)
 
 
-def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: Reader) -> str | None:
-    """One or two sentences for a dimension below WA (None at WA or above, or without a packet)."""
+def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: Reader,
+                    files: frozenset[str] = frozenset()) -> str | None:
+    """One or two sentences for a dimension below WA (None at WA or above, or without a packet). `files`: the
+    repository's files (see `repository_files`)."""
     packet = packets.get(dim)
     if packet is None or packet.score is None or packet.score >= Score.WA:
         return None
     if dim == rubric.registry.dimensions[0]:  # the documentation: what it does not say
         return (f"{dim} ({rubric.dimensions[dim].title}), {packet.score.value}: the documentation was read; unmet: "
                 f"{_unmet(packet, rubric, 4)}. Only the authors can add it; a reviewer can only infer it.")
-    upstream = _upstream(dim, packets, rubric, read)
+    upstream = _upstream(dim, packets, rubric, read, files)
     if upstream:
         return upstream
     logs = _logs(_violated_evidence(packet), read)
     if dim == "D4" and not any(_failed(log) for _, log in logs):
         return _unmapped(packet, rubric, logs)
-    causes = find_causes(logs, only_failing=dim not in ("D2", "D3")) if logs else []
+    causes = find_causes(logs, only_failing=dim not in ("D2", "D3"), files=files) if logs else []
     tried = _tried(logs) if logs else f"no command was run for it{_said(packet.summary)}"
     if logs and all(log.invocation == NOT_RUN for _, log in logs):
         tried = tried.replace("ran ", "found ", 1)
@@ -256,7 +274,7 @@ def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, Command
             "outputs to the paper's tables and figures (or the full-scale run the paper reports) would compare them.")
 
 
-def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: Reader) -> str:
+def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: Reader, files: frozenset[str]) -> str:
     """For the dimensions after the workflow (claims, reuse): the workflow's own blocker, when it did not run."""
     workflow = packets.get("D3")
     if dim in ("D2", "D3") or workflow is None or workflow.score is None or workflow.score >= Score.WA:
@@ -264,7 +282,7 @@ def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: R
     packet = packets[dim]
     title = rubric.dimensions[dim].title if dim in rubric.dimensions else dim
     logs = _logs(_violated_evidence(workflow), read)
-    cause = find_cause(logs) if logs else None
+    cause = find_cause(logs, files=files) if logs else None
     why = f"{cause.blocked} ({cause.evidence})" if cause else "it produced no valid output"
     score = packet.score.value if packet.score else "not scored"
     return (f"{dim} ({title}), {score}: nothing to assess without a valid run of the workflow (D3): {why}. "
@@ -273,15 +291,26 @@ def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: R
                if dim == "D4" else "try it on a new input or configuration the documentation describes."))
 
 
+def repository_files(gate: PhasePacket | None, read: Reader) -> frozenset[str]:
+    """The artifact's files as the gate's acquisition record lists them ("files"), or none."""
+    for ev_id in gate.evidence if gate else []:
+        record = read_json(read, ev_id) if "acquisition" in ev_id else None
+        names = record.get("files") if record else None
+        if isinstance(names, list):
+            return frozenset(str(n) for n in names)
+    return frozenset()
+
+
 def not_established_words(packets: dict[str, PhasePacket], rubric: Rubric, read: Reader) -> list[str]:
     """In rubric order: the sentences of every dimension below WA; for one at WA or above, its unmet requirements
     in words; for one without a committed packet, that."""
     out = []
+    files = repository_files(packets.get(rubric.registry.gate_phase), read)
     for dim in rubric.registry.dimensions:
         packet = packets.get(dim)
         if packet is None:
             out.append(f"{dim} has no committed packet (not established).")
-        elif words := dimension_words(dim, packets, rubric, read):
+        elif words := dimension_words(dim, packets, rubric, read, files):
             out.append(words)
         elif any(c.status == "violated" for c in packet.checklist):
             title = rubric.dimensions[dim].title if dim in rubric.dimensions else dim
@@ -290,4 +319,4 @@ def not_established_words(packets: dict[str, PhasePacket], rubric: Rubric, read:
     return out
 
 
-__all__ = ["Cause", "dimension_words", "find_cause", "find_causes", "not_established_words"]
+__all__ = ["Cause", "dimension_words", "find_cause", "find_causes", "not_established_words", "repository_files"]

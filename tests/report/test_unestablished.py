@@ -95,3 +95,15 @@ def dimension_gate(passed: bool):
     from artifactcopilot.models import GateResult
 
     return GateResult(passed=passed)
+
+
+def test_a_file_the_repository_has_elsewhere_is_looked_up_in_the_wrong_place_not_missing():
+    text = {"gate-001-acquisition": json.dumps({"files": ["README.md", "ipp/constants.py", "run.sh"]}),
+            "D3-009-command": command_log("bash run.sh", 2, stderr="run.sh: line 8: ipp/constants.py: No such file or "
+                                          "directory").replace("# cwd: .", "# cwd: scripts")}
+    gate = PhasePacket(phase="gate", evidence=["gate-001-acquisition"], gate={"GC1": True, "GC2": True, "GC3": True})
+    item = ChecklistItem(item="RW3", status="violated", evidence=["D3-009-command"], note="exit 2")
+    words = not_established_words({"gate": gate, "D3": _packet("D3", "WR", [item])}, default_rubric(), text.get)
+    d3 = next(w for w in words if w.startswith("D3"))
+    assert "looked up in the wrong place: the repository has ipp/constants.py, and the command ran in scripts" in d3
+    assert "not in the repository" not in d3
