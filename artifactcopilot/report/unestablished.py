@@ -24,6 +24,7 @@ from .reading import Reader, read_json
 
 TAIL = 6000
 NOT_RUN = "not run"
+PROVENANCE = "provenance rerun"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 NOTEBOOK_RUN = re.compile(r"python - (\S+\.ipynb) ")
 """The headless notebook runner's command line (tools/running.py): the notebook is what ran."""
@@ -82,7 +83,9 @@ def _logs(ids: list[str], read: Reader) -> list[tuple[str, CommandLog]]:
     for ev_id in dict.fromkeys(ids):
         text = read(ev_id)
         if text and text.startswith("$ ") and f"\n{STDOUT}\n" in text:
-            out.append((ev_id, parse_log(text)))
+            log = parse_log(text)
+            if not log.note.startswith(PROVENANCE):  # a rerun without a file on purpose: a check, not an attempt
+                out.append((ev_id, log))
         elif text and text.lstrip().startswith("{"):
             out += [(ev_id, log) for log in _skipped(read_json(read, ev_id))]
         if len(out) >= MAX_LOGS:
@@ -180,6 +183,9 @@ def _misplaced(what: str, log: CommandLog, files: frozenset[str]) -> tuple[str, 
     if not found or not tail:
         return None
     where = found[0]
+    if where == tail and (log.cwd or ".") == ".":
+        return ("absent", "a file it reads ({what}) was not there when it ran, though the repository ships it",
+                "A reviewer would check which step deletes or is meant to recreate {what} and rerun {cmd} after it.")
     return ("misplaced", f"a file it needs ({{what}}) was looked up in the wrong place: the repository has {where}, "
             f"and the command ran in {log.cwd or '.'}",
             "A reviewer would run {cmd} from the folder its paths are relative to (or correct the path, as a logged "
@@ -225,7 +231,8 @@ def _sentence(dim: str, packet: PhasePacket, rubric: Rubric, tried: str, causes:
     score = packet.score.value if packet.score else "not scored"
     head = f"{dim} ({title}), {score}: {tried}."
     if not causes:
-        return f"{head} Unmet: {_unmet(packet, rubric)}. {NEXT_STEP.get(dim, '')}".rstrip()
+        said = " ".join(packet.summary.split())[:300] if "(its summary:" not in tried else ""
+        return f"{head} {said + ' ' if said else ''}Unmet: {_unmet(packet, rubric)}. {NEXT_STEP.get(dim, '')}".rstrip()
     words = [c.words() for c in causes]
     return (f"{head} Blocked: " + "; and ".join(w[0] for w in words) + ". "
             + " ".join(dict.fromkeys(w[1] for w in words)))
@@ -283,7 +290,8 @@ def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: R
     title = rubric.dimensions[dim].title if dim in rubric.dimensions else dim
     logs = _logs(_violated_evidence(workflow), read)
     cause = find_cause(logs, files=files) if logs else None
-    why = f"{cause.blocked} ({cause.evidence})" if cause else "it produced no valid output"
+    why = (f"{cause.blocked} ({cause.evidence})" if cause
+           else " ".join(workflow.summary.split())[:300].rstrip(".") or "it produced no valid output")
     score = packet.score.value if packet.score else "not scored"
     return (f"{dim} ({title}), {score}: nothing to assess without a valid run of the workflow (D3): {why}. "
             "Once the workflow runs, a reviewer would "
