@@ -163,7 +163,7 @@ def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, 
 
 def _match(blocker: Blocker, logs: list[tuple[str, CommandLog]], files: frozenset[str]) -> Cause | None:
     for ev, log in logs:
-        match = blocker.pattern.search(ANSI.sub("", log.stderr[-TAIL:] + "\n" + log.stdout[-TAIL:]))
+        match = blocker.pattern.search(ANSI.sub("", log.stdout[-TAIL:] + "\n" + log.stderr[-TAIL:]))
         if not match:
             continue
         groups = {k: v for k, v in match.groupdict().items() if v}

@@ -33,6 +33,9 @@ CASES = [
     ("mkdir -p .copilot/notebooks && /opt/copilot/venv/bin/python - analysis.ipynb .copilot/notebooks/analysis.ipynb "
      ". <<'PY'", 1, "\x1b[31mModuleNotFoundError\x1b[39m: No module named 'matplotlib'", False, "module",
      "provides matplotlib"),
+    ("pip install -r requirements.txt", 1, "Collecting numpy==1.16.5\n  Preparing metadata (pyproject.toml): finished "
+     "with status 'error'\nNameError: name 'CCompiler' is not defined\nerror: metadata-generation-failed", False,
+     "build", "prebuilt wheel of numpy==1.16.5"),
     ("python3 simulate.py", None, "Day:342", True, "time", "more time"),
 ]
 
