@@ -84,6 +84,7 @@ def _logs(ids: list[str], read: Reader) -> list[tuple[str, CommandLog]]:
         text = read(ev_id)
         if text and text.startswith("$ ") and f"\n{STDOUT}\n" in text:
             log = parse_log(text)
+            log.script = text.split("\n# cwd:", 1)[0][2:]  # the whole script (its log gives its first line only)
             if not log.note.startswith(PROVENANCE):  # a rerun without a file on purpose: a check, not an attempt
                 out.append((ev_id, log))
         elif text and text.lstrip().startswith("{"):
@@ -183,6 +184,8 @@ def _misplaced(what: str, log: CommandLog, files: frozenset[str]) -> tuple[str, 
     if not found or not tail:
         return None
     where = found[0]
+    if what.startswith("/"):
+        return ("absolute-path", f"{ABSOLUTE}; the repository has it as {where}", ABSOLUTE_NEXT)
     if where == tail and (log.cwd or ".") == ".":
         return ("absent", "a file it reads ({what}) was not there when it ran, though the repository ships it",
                 "A reviewer would check which step deletes or is meant to recreate {what} and rerun {cmd} after it.")
@@ -201,12 +204,14 @@ def _in_artifact(path: str) -> str:
 def _tried(logs: list[tuple[str, CommandLog]]) -> str:
     """'ran `a` 3 times (exit 1), `b` (cut at 600 s)': each command once, with how often and how it ended."""
     by_cmd: dict[str, list[str]] = {}
-    for _, log in sorted(logs, key=lambda pair: not _failed(pair[1])):  # what failed first
+    # what failed first; the review's own probes and base-image switches only when nothing else ran or they failed
+    kept = [(ev, log) for ev, log in logs if _failed(log) or log.invocation not in ("", "probe")] or logs
+    for _, log in sorted(kept, key=lambda pair: not _failed(pair[1])):
         by_cmd.setdefault(_shown(log), []).append(_status(log))
-    shown = [f"{cmd}{f' {len(ends)} times' if len(ends) > 1 else ''} ({', '.join(dict.fromkeys(ends))})"
-             for cmd, ends in list(by_cmd.items())[:3]]
+    listed = [f"{cmd}{f' {len(ends)} times' if len(ends) > 1 else ''} ({', '.join(dict.fromkeys(ends))})"
+              for cmd, ends in list(by_cmd.items())[:3]]
     more = f" and {len(by_cmd) - 3} more commands" if len(by_cmd) > 3 else ""
-    return "ran " + ", ".join(shown) + more
+    return "ran " + ", ".join(listed) + more
 
 
 def _unmet(packet: PhasePacket, rubric: Rubric, limit: int = 3) -> str:
