@@ -157,6 +157,10 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
         argv = argv[1:]
     if not argv:
         return [], call.cwd
+    from .toolsteps import container_copy, framework
+
+    if T.base(argv[0]) in ("docker", "podman", "nerdctl") and argv[1:2] == ["cp"]:
+        return container_copy(ctx, call, argv), call.cwd
     for _ in range(6):  # nested wrappers: sudo docker exec c timeout 60 python ...
         inner = _unwrap(argv, call)
         if inner is None:
@@ -171,6 +175,8 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
             return [], call.cwd
     call.argv = argv
     prog = T.base(argv[0])
+    if prog in T.FRAMEWORK_TOOLS and argv[1:2] and argv[1] in T.FRAMEWORK_TOOLS[prog]:
+        return framework(ctx, call, prog, T.FRAMEWORK_TOOLS[prog][argv[1]]), call.cwd
     if prog in ("cd", "pushd"):
         target = next((a for a in argv[1:] if not a.startswith("-")), "")
         return [], ("" if target in ("", "~", "/") else normalize(target, call.cwd))

@@ -79,6 +79,11 @@ class _Flow:
             return any("/".join(parts[i:]) in self.files or "/".join(parts[i:]) in self.dirs for i in range(len(parts)))
         return False
 
+    def shipped(self, path: str) -> bool:
+        """The file comes with the artifact (with the artifact's files: it is among them; without: nothing made it)."""
+        known = self.exists(path)
+        return known if known is not None else not any(s.implicit_writes and not s.neutral for s in self.steps)
+
     def producer(self, path: str, before: int) -> tuple[Step | None, bool]:
         """(the step that made `path` before step `before`, whether the link is only presumed)."""
         for step in reversed(self.steps[:before]):
@@ -124,8 +129,8 @@ class _Flow:
                          f"literal:{src.numbers}:{src.irregular}")] if weak(src) or src.numbers else []
         if src.kind == "paper":
             return [Mark("copy", "high", f"takes the values from the paper ({src.how or src.ref})", src.ref or "paper")]
-        if src.kind == "compute":
-            return []  # judged with the step's inputs (program_only)
+        if src.kind == "compute" or src.use == "template":
+            return []  # judged with the step's inputs (program_only); a masked template gives no values
         if src.kind == "step":
             try:
                 other = self.steps[int(src.ref)]
@@ -164,6 +169,10 @@ class _Flow:
             return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
         if (kind in ("data", "unknown", "archive", "model", "config") and use == "derive"
                 and step.lang in ("python", "r")):
+            runs = any(c.kind == "compute" and not c.ref.startswith("loop ") for c in step.sources)
+            if step.where is None and not runs and self.shipped(path):  # the script's own arithmetic over what the artifact ships
+                return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
+                                               f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
         return []
 
@@ -182,9 +191,6 @@ class _Flow:
                     and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
             if made:
                 return self.marks(made[-1], "derive")
-            if step.lang == "shell" and not step.expanded:  # its code is not in reach: what it summarises is unseen
-                return [Mark("opaque", "low", f"{_loc(step)}: {name} summarises results it does not name; "
-                                              "whether they are stored or computed cannot be seen")]
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
@@ -204,7 +210,11 @@ class _Flow:
                     made, _ = self.producer(src.ref, j)
                     if made is not None:
                         read_later.add(made.index)
-        outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))]
+        filled = [s for s in self.steps if any(src.use == "template" for src in s.sources)]
+        if filled:  # a format tool fills the paper's masked table: its values are the ones the table needs
+            return filled
+        outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))
+                and not (s.writes and all(path_kind(w) == "code" for w in s.writes) and not s.stdout)]
         return outs or [s for s in self.steps if not s.neutral]
 
 

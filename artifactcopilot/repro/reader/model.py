@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from .paths import Role
 
 SourceKind = Literal["file", "literal", "compute", "paper", "step", "unknown"]
-Use = Literal["display", "derive", "input"]
+Use = Literal["display", "derive", "input", "template"]
 
 
 class Source(BaseModel):
@@ -25,7 +25,8 @@ class Source(BaseModel):
     ref: str = Field("", description="file: the path; compute: the program or function; step: the step index; "
                                       "paper: the paper file or library.")
     use: Use = Field("display", description="display: values shown as stored (cat, print of a loaded table, copy); "
-                                            "derive: aggregated or computed over; input: consumed by a program.")
+                                            "derive: aggregated or computed over; input: consumed by a program; "
+                                            "template: the masked table a format tool fills (gives no values).")
     how: str = Field("", description="What in the script makes this source, e.g. `cat`, `pd.read_pickle`, `np.mean`.")
     numbers: int = Field(0, description="literal: how many numbers the script writes out.")
     irregular: int = Field(0, description="literal: how many of them look like measured values (0.433, 83.27), not "

@@ -233,7 +233,9 @@ class _Walker:
                         start = len(self.ctx.reading.steps)
                         self.node(sub.command, cwd, None, None, False, tolerant)
                         captured += [s.index for s in self.ctx.reading.steps[start:] if not s.neutral]
-                word = self.expand(p.word)
+                raw = self.text[p.pos[0]:p.pos[1]] if hasattr(p, "pos") else p.word
+                # `bash -c "x=\$(cmd) ..."`: escaped expansions belong to the inner shell, not this one
+                word = p.word if "\\$" in raw and not re.search(r"(?<!\\)\$", raw) else self.expand(p.word)
                 if captured and ("$(" in p.word or "`" in p.word):
                     word = re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), word)
                 argv.append(word)

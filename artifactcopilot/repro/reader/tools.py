@@ -58,6 +58,15 @@ CONTAINERS = {"docker", "podman", "nerdctl", "docker-compose", "podman-compose",
               "charliecloud", "ch-run", "udocker", "srun", "mpirun", "mpiexec", "parallel", "xargs", "env", "timeout",
               "gtimeout"}
 
+# Reproduction frameworks' own subcommands (Artisan §2.4): `format` fills an obfuscated table (the masked template,
+# which gives no values) from execution output (which gives them all); `get` downloads the artifact itself.
+FRAMEWORK_TOOLS = {"artisan": {"format": "format", "get": "fetch-artifact"},
+                   "copilot": {"format": "format"}}
+FORMAT_TEMPLATE_OPTS = {"--expected", "--template", "--table", "-e", "-t"}
+FORMAT_OUTPUT_OPTS = {"--repro", "--output-file", "--execution-output", "--outputs", "--input", "-r", "-i"}
+# A here-document holding an obfuscated table (`| ?.?? |`): digits the template shows are given, not results.
+MASKED = re.compile(r"\?+(?:\.\?+)?%?\s*\|")
+
 # Options that take a value, per wrapper (to find where the wrapped command starts).
 VALUE_OPTS = {
     "docker": {"-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "--name", "-p", "--publish",

@@ -138,3 +138,39 @@ def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
     step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
                  program=prog, role="display")
     return emit(ctx, call, step) if not writes else silent(ctx, step)
+
+
+def framework(ctx: Context, call: Call, prog: str, what: str) -> list[int]:
+    """A reproduction framework's subcommand: `format` shows the values of the execution output it is given in the
+    masked template's layout; `get` downloads the artifact (code, data and whatever results it ships)."""
+    name = f"{prog} {call.argv[1]}"
+    if what != "format":
+        return silent(ctx, _step(call, neutral=True, program=name))
+    args = call.argv[2:]
+    sources: list[Source] = []
+    i = 0
+    while i < len(args):
+        opt, eq, val = args[i].partition("=")
+        value = val if eq else (args[i + 1] if i + 1 < len(args) and args[i].startswith("-") else "")
+        if args[i].startswith("-") and value:
+            use = "template" if opt in T.FORMAT_TEMPLATE_OPTS else "display"
+            sources.append(Source(kind="file", ref=normalize(value, call.cwd), use=use, how=name))
+            i += 1 if eq else 2
+            continue
+        if not args[i].startswith("-") and is_pathlike(args[i]):
+            sources.append(Source(kind="file", ref=normalize(args[i], call.cwd), use="display", how=name))
+        i += 1
+    sources += [s.model_copy(update={"use": "display"}) for s in call.stdin]
+    if not any(s.use != "template" for s in sources):
+        sources.append(Source(kind="unknown", how=f"{name} is given no execution output the reader can follow"))
+    return emit(ctx, call, _step(call, sources=sources, program=name, role="display"))
+
+
+def container_copy(ctx: Context, call: Call, argv: list[str]) -> list[int]:
+    """`docker cp NAME:/in/container host/path` (or the other way): a copy between the two file systems."""
+    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in argv[2:] if not a.startswith("-")]
+    if len(paths) < 2:
+        return emit(ctx, call, _step(call, neutral=True, program="docker cp"))
+    sources = [Source(kind="file", ref=normalize(p, call.cwd), use="display", how="docker cp") for p in paths[:-1]]
+    step = _step(call, sources=sources, writes=[normalize(paths[-1], call.cwd)], program="docker cp", role="display")
+    return silent(ctx, step)
