@@ -194,6 +194,10 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
         return [], call.cwd
     if prog in T.PAPER:
         return _paper(ctx, call, prog), call.cwd
+    if prog in T.SQL_CLIENTS:
+        from .toolsteps import sql_query
+
+        return sql_query(ctx, call, prog), call.cwd
     if prog in T.DISPLAY or prog == "tee":
         return _display(ctx, call, prog), call.cwd
     if prog in T.COPY:

@@ -100,6 +100,20 @@ class _Flow:
             return candidates[-1], True
         return None, False
 
+    def writers(self, last: Step, path: str) -> list[Step]:
+        """Every step whose output is in `path` when `last` wrote it last: the appends (`>> f`) before it back to the
+        write that started the file, and all the writes of one piece of inline code (its prints to `> f`)."""
+        out = [last]
+        for step in reversed(self.steps[:last.index]):
+            if not any(_covers(w, path) for w in step.writes):
+                continue
+            prev = out[-1]
+            appends = prev.lang == "shell" and re.search(r">>\s*\S*" + re.escape(path.rsplit("/", 1)[-1]), prev.text)
+            if not appends and not (prev.lang != "shell" and step.lang == prev.lang and step.where == prev.where):
+                break
+            out.append(step)
+        return out
+
     # ---- what a step's output is made of
     def marks(self, step: Step, use: str = "display", depth: int = 0) -> list[Mark]:
         key = (step.index, use)
@@ -145,9 +159,11 @@ class _Flow:
         path = src.ref
         if path.startswith("?"):
             return [Mark("opaque", "low", f"{_loc(step)}: {src.how} reads a file the script does not name")]
+        if path.startswith("database:"):
+            return self.database(step, src, use, path)
         made_by, presumed = self.producer(path, step.index)
         if made_by is not None:
-            inner = self.marks(made_by, use, depth + 1)
+            inner = [m for w in self.writers(made_by, path) for m in self.marks(w, use, depth + 1)]
             if presumed:
                 inner = [m._replace(confidence="low") if m.kind in ("full", "last") else m for m in inner]
             return inner
@@ -161,7 +177,7 @@ class _Flow:
                 "documentation"
             if use == "display":
                 return [Mark("copy", conf, f"{_loc(step)}: {src.how} shows the {what} in {path} as they are", path)]
-            if use == "input" and step.role == "experiment":
+            if use == "input" and step.role == "experiment" and kind == "notebook":
                 return [Mark("full", "low", f"{_loc(step)}: {step.program} takes {path} as its input", path)]
             return [Mark("last", conf, f"{_loc(step)}: {step.program or src.how} computes from the {what} in {path}",
                          path)]
@@ -175,6 +191,18 @@ class _Flow:
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
         return []
+
+    def database(self, step: Step, src: Source, use: str, path: str) -> list[Mark]:
+        """Values a query takes from a database: aggregated (last-mile) or shown as stored (copy, unless a program
+        run before may have filled it)."""
+        name = path.split(":", 1)[1]
+        if use != "display":
+            return [Mark("last", "medium", f"{_loc(step)}: {src.how} aggregates what the database {name} stores", path)]
+        filled = [s for s in self.steps[:step.index] if s.implicit_writes and not s.neutral and not s.tolerant
+                  and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
+        if filled:
+            return self.marks(filled[-1], "derive")
+        return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the rows the database {name} stores", path)]
 
     def program_only(self, step: Step, compute: list[Source]) -> list[Mark]:
         """A program run whose named inputs settle nothing: its role decides."""

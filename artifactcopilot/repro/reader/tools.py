@@ -29,6 +29,9 @@ DISPLAY = {"cat", "tac", "head", "tail", "less", "more", "nl", "column", "sed", 
            "pandoc", "textql", "q", "pv", "dos2unix", "unix2dos", "sponge", "h5dump", "h5ls", "ncdump", "parquet-tools",
            "pqrs", "xlsx2csv", "ssconvert", "libreoffice", "soffice", "unoconv", "base64", "base32", "basenc",
            "uudecode", "openssl", "recode", "plutil"}
+# Clients of database servers: a query shows or aggregates what the database stores.
+SQL_CLIENTS = {"psql", "mysql", "mariadb", "clickhouse-client", "sqlcmd", "cqlsh", "mongosh", "mongo"}
+SQL_DB_OPTS = {"-d", "--dbname", "-D", "--database"}
 COPY = {"cp", "mv", "rsync", "install", "ln", "dd", "scp", "gcp"}
 UNPACK = {"tar", "unzip", "gunzip", "bunzip2", "unxz", "7z", "7za", "unrar", "zstd", "unzstd", "gzip", "bzip2", "xz"}
 FETCH = {"wget", "curl", "gdown", "zenodo_get", "aria2c", "axel", "http", "https", "gsutil", "aws", "rclone",
@@ -140,7 +143,7 @@ def derives(tool: str, argv: list[str]) -> bool:
         return bool(_AWK_ARITH.search(program))
     if tool in ("jq", "yq"):
         return bool(_JQ_ARITH.search(program))
-    if tool in ("sqlite3", "duckdb", "q", "textql"):
+    if tool in ("sqlite3", "duckdb", "q", "textql") or tool in SQL_CLIENTS:
         return any(_SQL_AGG.search(a) for a in argv[1:])
     if tool in ("wc", "csvstat", "datamash", "bc", "dc"):
         return True

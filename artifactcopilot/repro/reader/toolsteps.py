@@ -104,9 +104,11 @@ def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
         writes.append(stem if dest is None else dest)
     if not archives and call.stdin:
         return emit(ctx, call, _step(call, sources=list(call.stdin), program=prog, role="display"))
-    sources = [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
     to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout")
                     or (a.startswith("-") and "O" in a and prog == "tar") for a in args)
+    members = _members(args, archives, call.cwd) if to_stdout else []
+    sources = [Source(kind="file", ref=m, use="display", how=f"{prog} (archive member)") for m in members] or \
+        [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
     step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display",
                  neutral=not sources)
     return emit(ctx, call, step) if to_stdout else silent(ctx, step)
@@ -174,3 +176,26 @@ def container_copy(ctx: Context, call: Call, argv: list[str]) -> list[int]:
     sources = [Source(kind="file", ref=normalize(p, call.cwd), use="display", how="docker cp") for p in paths[:-1]]
     step = _step(call, sources=sources, writes=[normalize(paths[-1], call.cwd)], program="docker cp", role="display")
     return silent(ctx, step)
+
+
+def sql_query(ctx: Context, call: Call, prog: str) -> list[int]:
+    """A query to a database server (`psql -d crates -c "SELECT status, COUNT(*) ..."`): its values are what the
+    database stores, aggregated when the query counts, sums or averages."""
+    args = call.argv[1:]
+    db = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in T.SQL_DB_OPTS), None)
+    db = db or next((a.split("=", 1)[1] for a in args if a.startswith("--dbname=")), None) or "?"
+    use = "derive" if T.derives(prog, call.argv) or (call.stdin_text and T.derives("sqlite3", ["", call.stdin_text])) \
+        else "display"
+    sources = [Source(kind="file", ref=f"database:{db}", use=use, how=f"{prog} query")]
+    return emit(ctx, call, _step(call, sources=sources, program=prog, role="display"))
+
+
+def _members(args: list[str], archives: list[str], cwd: str) -> list[str]:
+    """`unzip -p a.zip run/metrics.txt`, `tar -xOf a.tgz out/t3.csv`: the members printed, as paths inside the
+    archive (`a.zip/run/metrics.txt`), so their names say what they hold."""
+    if len(archives) != 1:
+        return []
+    words_ = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1] in ("-f", "--file",
+                                                                                                    "-C", "-d"))]
+    names = [w for w in words_ if normalize(w, cwd) != archives[0] and not any(ch in w for ch in "*?[")]
+    return [archives[0].rstrip("/") + "/" + w.lstrip("./") for w in names if is_pathlike(w)]
