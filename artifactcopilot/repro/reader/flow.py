@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from .literals import strong, weak
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, same_file, under
+from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
@@ -40,6 +41,8 @@ class Mark(NamedTuple):
     confidence: Confidence
     reason: str
     ref: str = ""
+    via: tuple[int, ...] = ()
+    """The steps the values went through, from the output back to their source."""
 
 
 class FlowVerdict(BaseModel):
@@ -54,6 +57,8 @@ class FlowVerdict(BaseModel):
     literal: bool = Field(False, description="An output is a table of numbers written in the script.")
     paper: bool = Field(False, description="An output comes from the paper.")
     outputs: list[int] = Field(default_factory=list, description="Indices of the steps taken as the script's outputs.")
+    flows: list[FlowTrace] = Field(default_factory=list, description="The flows that decided the verdict: value -> "
+                                                                     "commands -> source, with line numbers.")
 
 
 class _Flow:
@@ -130,6 +135,7 @@ class _Flow:
         compute = [s for s in step.sources if s.kind == "compute"]
         if compute and not any(m.kind in ("full", "last", "copy") for m in out):
             out += self.program_only(step, compute)
+        out = [m._replace(via=(step.index,) + m.via) if step.index not in m.via else m for m in out]
         self.memo[key] = out
         return out
 
@@ -317,18 +323,23 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
     computes = any(src.kind in ("compute", "file", "step") for st in reading.steps for src in st.sources)
+    opaque = [m for m in marks if m.kind == "opaque"]
     for kind, method in _METHODS:
         chosen = [m for m in marks if m.kind == kind and (kind != "weak" or not computes)]
+        if chosen and method in ("last_mile", "full") and opaque:
+            break  # a needed value whose source cannot be seen: the table is no better than undetermined
         if chosen:
             verdict.method = method
             verdict.confidence = max((m.confidence for m in chosen), key=_RANK.__getitem__) if kind != "weak" else "low"
             verdict.reasons = list(dict.fromkeys(m.reason for m in chosen))[:6]
             if kind == "weak":
                 verdict.reasons.append("nothing in the script computes anything")
+            verdict.flows = traces(reading.steps, chosen, {kind})
             break
-    else:
-        opaque = list(dict.fromkeys(m.reason for m in marks if m.kind == "opaque"))
-        verdict.reasons = opaque[:4] or ["nothing the script runs or reads shows the experiment or a results file"
+    if verdict.method == "undetermined":
+        verdict.flows = traces(reading.steps, opaque, {"opaque"})
+        unseen = list(dict.fromkeys(m.reason for m in opaque))
+        verdict.reasons = unseen[:4] or ["nothing the script runs or reads shows the experiment or a results file"
                                          if reading.steps else "the script does nothing that can be followed"]
     if not reading.parsed:
         verdict.reasons.append("the script could not be parsed: " + "; ".join(reading.notes[:2]))
