@@ -29,6 +29,10 @@ class Context:
     shell_vars: dict[str, str] = field(default_factory=dict)
     shell_functions: dict[str, object] = field(default_factory=dict)
     heredocs: dict[str, str] = field(default_factory=dict)
+    expanding_heredocs: set[str] = field(default_factory=set)
+    """Here-documents whose delimiter is unquoted: the shell expands `$VAR` in them."""
+    given: set[str] = field(default_factory=set)
+    """Numbers a masked table template shows: given with the task, not results the script writes out."""
     modules: dict[str, object] = field(default_factory=dict)
     """Artifact Python modules read for their functions (name -> reader, None when not found)."""
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from .literals import strong, weak
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, same_file, under
+from .tools import STATISTICS
 from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
@@ -183,7 +184,7 @@ class _Flow:
                 "documentation"
             if use == "display":
                 return [Mark("copy", conf, f"{_loc(step)}: {src.how} shows the {what} in {path} as they are", path)]
-            if use == "input" and step.role == "experiment" and kind == "notebook":
+            if use == "input" and step.role == "experiment":
                 return [Mark("full", "low", f"{_loc(step)}: {step.program} takes {path} as its input", path)]
             return [Mark("last", conf, f"{_loc(step)}: {step.program or src.how} computes from the {what} in {path}",
                          path)]
@@ -191,8 +192,9 @@ class _Flow:
             return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
         if (kind in ("data", "unknown", "archive", "model", "config") and use == "derive"
                 and step.lang in ("python", "r")):
-            runs = any(c.kind == "compute" and not c.ref.startswith("loop ") for c in step.sources)
-            if step.where is None and not runs and self.shipped(path):  # the script's own arithmetic over what the artifact ships
+            runs = any(c.kind == "compute" and not c.ref.startswith("loop ") for c in step.sources) or \
+                bool(STATISTICS.search(step.text))
+            if step.where is None and not runs and self.shipped(path):  # the script's own arithmetic, shipped data
                 return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]

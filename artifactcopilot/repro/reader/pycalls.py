@@ -64,8 +64,8 @@ class Calls(Invocations, Outputs):
         args = [r.ev(a, data_args) for a in node.args]
         kwargs = {k.arg: r.ev(k.value, data_args) for k in node.keywords}
         every = args + list(kwargs.values())
-        for handler in (self._local, self._print, self._member, self._open, self._subprocess, self._copy, self._paper, self._argparse,
-                        self._read, self._write, self._plot, self._path, self._compute, self._mutate):
+        for handler in (self._local, self._print, self._member, self._open, self._subprocess, self._copy, self._paper,
+                        self._argparse, self._read, self._write, self._plot, self._path, self._compute, self._mutate):
             out = handler(node, q, last, recv, args, kwargs)
             if out is not None:
                 return out

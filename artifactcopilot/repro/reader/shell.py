@@ -13,6 +13,7 @@ import shlex
 
 import bashlex
 
+from . import tools as T
 from .commands import Call, command
 from .context import Context
 from .model import Source
@@ -48,6 +49,12 @@ def take_heredocs(script: str, ctx: Context) -> str:
         for m, text in zip(reversed(found), reversed(bodies)):
             key = f"__HEREDOC_{len(ctx.heredocs)}__"
             ctx.heredocs[key] = text
+            if not m.group(2):
+                ctx.expanding_heredocs.add(key)
+            if T.MASKED.search(text):
+                from .literals import NUMBER
+
+                ctx.given.update(n.strip() for n in NUMBER.findall(text))
             line = line[:m.start()] + f"< {key}" + line[m.end():]
         out.append(line)
         out.extend([""] * (min(j, len(lines)) - i - 1))
@@ -149,6 +156,13 @@ class _Walker:
     def _stdin(self, call: Call, stdin_file: str | None) -> None:
         if stdin_file and stdin_file in self.ctx.heredocs:
             call.stdin_text = self.ctx.heredocs[stdin_file]
+            if stdin_file in self.ctx.expanding_heredocs:  # `cat > t.md <<EOF ... $AIC ...`: the values of $AIC
+                for name in re.findall(r"\$\{?(\w+)", call.stdin_text):
+                    held = self.ctx.shell_vars.get(name, "")
+                    call.stdin += [Source(kind="step", ref=m.group(2), use="display", how=f"${name}")
+                                   if m.group(1) == "step" else
+                                   Source(kind="file", ref=m.group(2), use="display", how=f"${name}")
+                                   for m in MARK.finditer(held)]
         elif stdin_file:
             call.stdin_file = stdin_file
 
@@ -239,6 +253,15 @@ class _Walker:
                 if captured and ("$(" in p.word or "`" in p.word):
                     word = re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), word)
                 argv.append(word)
+            elif p.kind == "redirect" and p.type == "<<<" and argv[:1] == ["read"]:
+                start = len(self.ctx.reading.steps)
+                for sub in _walk(p.output):
+                    if sub.kind == "commandsubstitution":
+                        self.node(sub.command, cwd, None, None, False, tolerant)
+                held = "".join(f"\u27e6step:{s.index}\u27e7" for s in self.ctx.reading.steps[start:] if not s.neutral)
+                for name in (w for w in argv[1:] if not w.startswith("-")):
+                    self.ctx.shell_vars[name] = held or "*"
+                return [], cwd
             elif p.kind == "redirect":
                 target = self._target(p)
                 if p.type in (">", ">>", "&>", ">|") and p.input in (None, 1) or \

@@ -70,6 +70,11 @@ FORMAT_OUTPUT_OPTS = {"--repro", "--output-file", "--execution-output", "--outpu
 # A here-document holding an obfuscated table (`| ?.?? |`): digits the template shows are given, not results.
 MASKED = re.compile(r"\?+(?:\.\?+)?%?\s*\|")
 
+# Statistical tests and models fitted on the study's data are the experiment of an empirical study, not a last mile.
+STATISTICS = re.compile(r"\b(wilcox|chisq|cor|kruskal|fisher|shapiro|binom|prop|mcnemar|friedman)\.test\b|\bt\.test\b|"
+                        r"\b(lm|glm|glmer|lmer|glmmTMB|aov|anova|coxph|mixedlm|ols|logit|mannwhitneyu|wilcoxon|"
+                        r"ttest_\w+|pearsonr|spearmanr|kendalltau|kruskal|chi2_contingency|cliffs?_delta|vargha\w*)\s*\(")
+
 # Options that take a value, per wrapper (to find where the wrapped command starts).
 VALUE_OPTS = {
     "docker": {"-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "--name", "-p", "--publish",

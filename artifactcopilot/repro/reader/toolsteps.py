@@ -67,7 +67,7 @@ def _display(ctx: Context, call: Call, prog: str) -> list[int]:
     if not paths:
         sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
         if call.stdin_text is not None:
-            src = text_source(call.stdin_text, f"{prog} of a here-document")
+            src = text_source(_without(call.stdin_text, ctx.given), f"{prog} of a here-document")
             sources += [src] if src else []
         if call.stdin_file:
             sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
@@ -199,3 +199,12 @@ def _members(args: list[str], archives: list[str], cwd: str) -> list[str]:
                                                                                                     "-C", "-d"))]
     names = [w for w in words_ if normalize(w, cwd) != archives[0] and not any(ch in w for ch in "*?[")]
     return [archives[0].rstrip("/") + "/" + w.lstrip("./") for w in names if is_pathlike(w)]
+
+
+def _without(text: str, given: AbstractSet[str]) -> str:
+    """The text without the numbers a masked template already shows (and without the template's masks)."""
+    if not given:
+        return text
+    from .literals import NUMBER
+
+    return NUMBER.sub(lambda m: " " if m.group(0).strip() in given else m.group(0), text)
