@@ -114,7 +114,7 @@ class _Flow:
             if not any(_covers(w, path) for w in step.writes):
                 continue
             prev = out[-1]
-            appends = prev.lang == "shell" and re.search(r">>\s*\S*" + re.escape(path.rsplit("/", 1)[-1]), prev.text)
+            appends = prev.appends or prev.lang == "shell" and re.search(r">>\s*\S*" + re.escape(path.rsplit("/", 1)[-1]), prev.text)
             if not appends and not (prev.lang != "shell" and step.lang == prev.lang and step.where == prev.where):
                 break
             out.append(step)
@@ -266,7 +266,7 @@ _SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|
 
 def _parameters(text: str, program: str) -> bool:
     """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
-    words = text.split()
+    words = re.sub(r"\d?(>>?|<)\s*\S+", " ", text).split()  # redirections are not parameters
     base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
     if base in ("make", "gmake", "just", "rake", "invoke", "inv"):
         return False  # targets name parts of a pipeline, not parameters of a computation

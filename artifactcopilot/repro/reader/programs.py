@@ -139,6 +139,7 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
         if call.out_file:
             target = normalize(call.out_file, call.cwd)
             step.stdout = False
+            step.appends = bool(re.search(r">>\s*\S", call.text))
             if path_kind(target) != "device":
                 step.writes.append(target)
         elif not call.stdout:

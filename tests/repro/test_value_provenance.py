@@ -1,0 +1,67 @@
+"""Where each value of the filled table comes from, on scripts in the shapes another team's reproductions take:
+archive members, extraction inside a container, committed files appended after a run, the script's own arithmetic
+over shipped data, database queries, here-documents filled from variables, and values no reading can trace."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from artifactcopilot.cli import app
+from artifactcopilot.repro.judges import judge_method
+
+SHAPES = Path(__file__).resolve().parent.parent / "fixtures" / "repro" / "shapes"
+
+
+def verdict(name: str):
+    return judge_method((SHAPES / name).read_text(encoding="utf-8"), None)
+
+
+@pytest.mark.parametrize("name, source", [
+    ("archive_unzip.sh", "bundle/experiment_data.zip/run/metrics.txt"),
+    ("archive_tar_python.sh", "shipped/campaign.tar.gz/campaign/table3.csv"),
+    ("archive_tar_python.sh", "shipped/extra.zip/out/recall_by_tool.csv"),
+    ("container_extract.sh", "results/expected_output.txt"),
+    ("committed_after_run.sh", "results/table3_committed.csv"),
+])
+def test_values_read_from_shipped_results_are_a_copy(name, source):
+    v = verdict(name)
+    assert v.method == "copy" and not v.accepted, v.reasons
+    assert source in [f.source for f in v.flow], [f.model_dump() for f in v.flow]
+
+
+def test_the_script_own_arithmetic_over_shipped_data_is_last_mile():
+    v = verdict("lastmile_inline.sh")
+    assert v.method == "last_mile", v.reasons
+    assert any(f.source == "collected/detections.csv" for f in v.flow)
+
+
+def test_a_database_query_that_counts_is_last_mile():
+    v = verdict("lastmile_sql.sh")
+    assert v.method == "last_mile", v.reasons
+    assert any(f.source == "database:study" for f in v.flow)
+
+
+def test_a_here_document_filled_from_the_run_is_full_and_the_template_numbers_are_given():
+    v = verdict("full_heredoc_vars.sh")
+    assert v.method == "full", v.reasons
+    assert any("run_detector.py" in " ".join(f.through) for f in v.flow)
+
+
+def test_a_needed_value_that_cannot_be_traced_leaves_the_table_undetermined():
+    v = verdict("untraced_part.sh")
+    assert v.method == "undetermined" and not v.accepted, v.reasons
+    assert any("step2.sh" in f.source or "step2.sh" in f.value + " ".join(f.through) for f in v.flow)
+
+
+def test_judge_method_json_shows_the_deciding_flow_with_lines():
+    result = CliRunner().invoke(app, ["judge", "method", str(SHAPES / "container_extract.sh"), "--json"])
+    data = json.loads(result.stdout)
+    assert data["method"] == "copy" and data["flow"], data
+    flow = data["flow"][0]
+    assert flow["value"].startswith("line 10: artisan format")
+    assert flow["through"][0].startswith("line 9: docker cp")
+    assert any(t.startswith("line 8: printf") for t in flow["through"])
+    assert flow["source"] == "results/expected_output.txt"
