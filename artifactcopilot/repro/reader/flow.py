@@ -114,7 +114,8 @@ class _Flow:
             if not any(_covers(w, path) for w in step.writes):
                 continue
             prev = out[-1]
-            appends = prev.appends or prev.lang == "shell" and re.search(r">>\s*\S*" + re.escape(path.rsplit("/", 1)[-1]), prev.text)
+            name = re.escape(path.rsplit("/", 1)[-1])
+            appends = prev.appends or (prev.lang == "shell" and re.search(r">>\s*\S*" + name, prev.text))
             if not appends and not (prev.lang != "shell" and step.lang == prev.lang and step.where == prev.where):
                 break
             out.append(step)
