@@ -256,6 +256,9 @@ def _shell(ctx: Context, call: Call, prog: str) -> list[int]:
     i = 0
     while i < len(args) and args[i].startswith("-"):
         if args[i] == "-c" and i + 1 < len(args):
+            written = re.match(r"\s*cat\s*>\s*([^\s;&|]+)", args[i + 1])
+            if written and call.stdin_text is not None:  # `docker exec -i c bash -c "cat > /x/run.sh" <<EOF`
+                ctx.written_code[normalize(written.group(1), call.cwd)] = call.stdin_text
             return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
         if "c" in args[i] and not args[i].startswith("--") and i + 1 < len(args):
             return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)

@@ -21,6 +21,7 @@ from .model import Source
 HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
 MARK = re.compile(r"\u27e6(step|file):([^\u27e7]*)\u27e7")
 _ARITH = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
+_ARRAY = re.compile(r"^(\s*(?:local\s+|declare\s+-a\s+)?[A-Za-z_]\w*)=\(([^()\n]*)\)", re.MULTILINE)
 _DBRACKET = re.compile(r"\[\[\s.*?\s\]\]")
 _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac", "{", "}", "(", ")",
              "function", "in", "select", "!"}
@@ -73,6 +74,7 @@ def read_shell(ctx: Context, script: str, cwd: str = "", line: int = 0) -> str:
     text = take_heredocs(script, ctx)
     text = _ARITH.sub("0", text)
     text = _DBRACKET.sub("true", text)
+    text = _ARRAY.sub(lambda m: f'{m.group(1)}="{m.group(2).replace(chr(34), "")}"', text)  # bashlex has no arrays
     text = re.sub(r"^(\s*)function\s+([\w.-]+)\s*(\(\))?\s*\{", r"\1\2() {", text, flags=re.MULTILINE)
     walker = _Walker(ctx, text, line)
     try:

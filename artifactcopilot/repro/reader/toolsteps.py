@@ -64,6 +64,10 @@ def _display(ctx: Context, call: Call, prog: str) -> list[int]:
     if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
         writes = list(paths)
     sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    if prog in ("cat", "tee") and call.stdin_text is not None:
+        target = call.out_file if prog == "cat" else (paths[0] if paths else None)
+        if target and path_kind(normalize(target, call.cwd)) == "code":
+            ctx.written_code[normalize(target, call.cwd)] = call.stdin_text
     if not paths:
         sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
         if call.stdin_text is not None:
