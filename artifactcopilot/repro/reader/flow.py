@@ -23,9 +23,11 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from .covers import covers as _covers
+from .covers import parameters as _parameters
 from .literals import strong, weak
 from .model import Reading, Source, Step
-from .paths import holds_results, path_kind, same_file, under
+from .paths import holds_results, path_kind, words
 from .tools import STATISTICS
 from .trace import FlowTrace, traces
 
@@ -232,9 +234,22 @@ class _Flow:
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
                 not any(s.kind in ("file", "step") for s in step.sources) and not _parameters(step.text, name):
+            built = self.built(step)
+            if built is not None:  # the script compiled the artifact's code, then runs what it built
+                return [Mark("full", "low", f"{_loc(step)}: runs {name}, after building the artifact's code "
+                                            f"({_loc(built)})", name)]
             where = "without the artifact" if self.files is None else "from the artifact's files"
             return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
         return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
+
+    def built(self, step: Step) -> Step | None:
+        """The step before `step` that compiles the artifact's code (`./compile`, `make`, `cargo build`)."""
+        for s in reversed(self.steps[:step.index]):
+            for c in s.sources:
+                ws = set(words(c.ref.rsplit("/", 1)[-1])) if c.kind == "compute" and not s.tolerant else set()
+                if ws & {"compile", "build"} or c.ref in ("make", "make all"):
+                    return s
+        return None
 
     # ---- the script's outputs
     def outputs(self) -> list[Step]:
@@ -261,44 +276,9 @@ def weak_enough(mark: Mark) -> bool:
     return len(parts) == 3 and int(parts[2]) >= 1
 
 
-_SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|q|quiet|v|verbose)(=\S*)?|\d+|"
-                        r"(table|tab|fig|figure)[-_]?\w*|[<>|&;]|\d?>&?\d?|/dev/null)$", re.IGNORECASE)
-
-
-def _parameters(text: str, program: str) -> bool:
-    """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
-    words = re.sub(r"\d?(>>?|<)\s*\S+", " ", text).split()  # redirections are not parameters
-    base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
-    if base in ("make", "gmake", "just", "rake", "invoke", "inv"):
-        return False  # targets name parts of a pipeline, not parameters of a computation
-    tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
-    return any(not _SELECTORS.match(w) for w in tail)
-
-
 def _loc(step: Step) -> str:
     """Where a step is: `line 4` of the script, or `summarize.py line 31` of an artifact program it runs."""
     return f"{step.where} line {step.line}" if step.where else f"line {step.line}"
-
-
-def _folder(pattern: str) -> str:
-    return pattern.split("*")[0].split("?")[0].rsplit("/", 1)[0]
-
-
-def _covers(written: str, path: str) -> bool:
-    if not written:
-        return False
-    if same_file(written, path) or under(path, written):
-        return True
-    if any(ch in written for ch in "*?["):
-        if fnmatch(path, written) or fnmatch(path, written + "/*"):
-            return True
-        if any(ch in path for ch in "*?["):  # two patterns: the same folder and the same kind of file
-            return _folder(written) == _folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
-        return False
-    if any(ch in path for ch in "*?["):
-        prefix = path.split("*")[0].rstrip("/")
-        return bool(prefix) and (under(written, prefix) or under(prefix, written) or fnmatch(written, path))
-    return False
 
 
 def _spread_literals(marks: list[Mark]) -> list[Mark]:
