@@ -65,3 +65,21 @@ def test_judge_method_json_shows_the_deciding_flow_with_lines():
     assert flow["through"][0].startswith("line 9: docker cp")
     assert any(t.startswith("line 8: printf") for t in flow["through"])
     assert flow["source"] == "results/expected_output.txt"
+
+
+def test_the_report_shows_the_deciding_flow_in_one_line():
+    from artifactcopilot.report.results import _table
+    from artifactcopilot.report.sections import results_section
+    from artifactcopilot.repro.reader.trace import one_line
+
+    v = verdict("archive_unzip.sh")
+    entry = {"table": "Table 3", "matched": 1, "total": 1, "method": v.method, "method_reasons": v.reasons,
+             "method_flow": one_line(v.flow[0]),
+             "cells": [{"row": "Ours", "column": "Precision", "expected": "0.91", "produced": "0.91",
+                        "matched": True, "kind": "match"}]}
+    table = _table(entry, "D4-001-comparison")
+    assert table is not None
+    text = "\n".join(results_section([table], lambda ids: ", ".join(ids), False))
+    line = next(x for x in text.splitlines() if "Method:" in x).replace("\\_", "_")
+    assert "copy: line 5: artisan format" in line and "bundle/experiment_data.zip/run/metrics.txt" in line
+    assert "line 4: unzip -p bundle/experiment_data.zip run/metrics.txt" in line

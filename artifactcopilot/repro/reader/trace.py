@@ -44,3 +44,9 @@ def traces(steps: Sequence[Step], marks: Sequence, kinds: set[str], limit: int =
         if len(out) >= limit:
             break
     return out
+
+
+def one_line(flow: FlowTrace) -> str:
+    """The deciding flow in one line: value <- the command nearest the source <- the source."""
+    parts = [flow.value] + flow.through[-1:] + [flow.source or "not traced"]
+    return f"{flow.finding.replace('_', '-')}: " + " \u2190 ".join(p for p in parts if p)
