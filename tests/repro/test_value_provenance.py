@@ -83,3 +83,41 @@ def test_the_report_shows_the_deciding_flow_in_one_line():
     line = next(x for x in text.splitlines() if "Method:" in x).replace("\\_", "_")
     assert "copy: line 5: artisan format" in line and "bundle/experiment_data.zip/run/metrics.txt" in line
     assert "line 4: unzip -p bundle/experiment_data.zip run/metrics.txt" in line
+
+
+def judged(script: str):
+    return judge_method(script, None)
+
+
+FORMAT = "artisan format --expected /workspace/expected.md --repro /workspace/repro.txt\n"
+
+
+def test_a_shipped_archive_member_shown_is_a_copy_whatever_its_name():
+    v = judged("unzip -p shipped.zip dump/values.txt | sed 's/,/ | /g' > /workspace/repro.txt\n" + FORMAT)
+    assert v.method == "copy", v.reasons
+    assert v.flow[0].source == "shipped.zip/dump/values.txt"
+
+
+def test_a_program_the_script_writes_is_read_where_it_runs():
+    script = ("cat > /workspace/count.sh <<'EOF'\n#!/bin/bash\nFILES=(a.c b.c)\n"
+              "n=$(cat results/committed_counts.txt | grep total)\necho \"$n\"\nEOF\n"
+              "bash /workspace/count.sh > /workspace/repro.txt\n" + FORMAT)
+    v = judged(script)
+    assert v.method == "copy", v.reasons
+    assert v.flow[0].source == "results/committed_counts.txt"
+    assert any(t.startswith("/workspace/count.sh line") for t in v.flow[0].through)
+
+
+def test_a_tool_run_after_the_script_builds_it_is_full():
+    script = ("docker exec box bash -c 'cd /src && ./compile'\n"
+              "docker exec box bash -c '/src/bin/checker' > /workspace/repro.txt\n" + FORMAT)
+    assert judged(script).method == "full"
+    unbuilt = "docker exec box bash -c '/src/bin/checker' > /workspace/repro.txt\n" + FORMAT
+    assert judged(unbuilt).method == "undetermined"
+
+
+def test_a_statistics_program_fits_the_study_models():
+    script = "docker exec r bash -c 'cd /data/study && Rscript Survey-Statistics.r' > /workspace/repro.txt\n" + FORMAT
+    assert judged(script).method == "full"
+    summary = "docker exec r bash -c 'cd /data/study && python3 summarize_results.py' > /workspace/repro.txt\n" + FORMAT
+    assert judged(summary).method == "last_mile"

@@ -70,6 +70,8 @@ class _Flow:
         self.files = set(files) if files is not None else None
         self.dirs = {"/".join(f.split("/")[:i]) for f in self.files or () for i in range(1, f.count("/") + 1)}
         self.memo: dict[tuple[int, str], list[Mark]] = {}
+        self.filled = any(src.use == "template" for st in self.steps for src in st.sources)
+        """A format tool fills a masked table: what reaches it are exactly the values the table needs."""
 
     # ---- where a read path comes from
     def exists(self, path: str) -> bool | None:
@@ -201,6 +203,10 @@ class _Flow:
                 return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
+        if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
+                "://" not in path and self.shipped(path):  # the table's values, as a shipped file stores them
+            return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the values stored in {path} as they are",
+                         path)]
         return []
 
     def database(self, step: Step, src: Source, use: str, path: str) -> list[Mark]:
@@ -274,6 +280,11 @@ def weak_enough(mark: Mark) -> bool:
     """A weak literal mark counts when its numbers look like results (not a lone parameter echoed)."""
     parts = mark.ref.split(":")
     return len(parts) == 3 and int(parts[2]) >= 1
+
+
+def _member(path: str) -> bool:
+    """A member of an archive (`bundle/data.zip/run/x.txt`)."""
+    return bool(re.search(r"\.(zip|tar|tgz|tar\.gz|tar\.xz|tar\.bz2|7z)/", path, re.IGNORECASE))
 
 
 def _loc(step: Step) -> str:
