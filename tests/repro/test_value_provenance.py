@@ -121,3 +121,23 @@ def test_a_statistics_program_fits_the_study_models():
     assert judged(script).method == "full"
     summary = "docker exec r bash -c 'cd /data/study && python3 summarize_results.py' > /workspace/repro.txt\n" + FORMAT
     assert judged(summary).method == "last_mile"
+
+
+START = "docker run -d --name box{mount} --entrypoint bash tool/image:1 -c 'sleep infinity'\n"
+RUN = "docker exec box bash -c \"cd /app && python3 main.py --dataset d1 --epochs 10\"\n"
+
+
+@pytest.mark.parametrize("mount, show, expected", [
+    ("", "cat /workspace/artifact/results/table4.csv > /workspace/repro.txt\n", "copy"),
+    (" -v /workspace:/workspace", "cat /workspace/artifact/results/table4.csv > /workspace/repro.txt\n", "full"),
+    ("", "docker exec box cat /app/results/table4.csv > /workspace/repro.txt\n", "full"),
+])
+def test_a_run_inside_a_container_without_a_mount_writes_nothing_the_host_shows(mount, show, expected):
+    v = judged(START.format(mount=mount) + RUN + show + FORMAT)
+    assert v.method == expected, v.reasons
+
+
+def test_compose_up_runs_the_services_and_its_output_is_the_scripts():
+    v = judged("(cd tool && docker-compose up --build) > /workspace/repro.txt\n"
+               "tail -n 50 /workspace/repro.txt > /tmp/t && mv /tmp/t /workspace/repro.txt\n" + FORMAT)
+    assert v.method == "undetermined", v.reasons  # not a copy of a shipped repro.txt: the script wrote it

@@ -31,6 +31,8 @@ class Context:
     heredocs: dict[str, str] = field(default_factory=dict)
     expanding_heredocs: set[str] = field(default_factory=set)
     """Here-documents whose delimiter is unquoted: the shell expands `$VAR` in them."""
+    mounts: dict[str, bool] = field(default_factory=dict)
+    """Containers the script starts, by name: whether each sees host folders (a bind mount)."""
     written_code: dict[str, str] = field(default_factory=dict)
     """Programs the script itself writes from a here-document (`cat > analyze.py <<EOF`), by path."""
     given: set[str] = field(default_factory=set)

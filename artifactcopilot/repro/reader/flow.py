@@ -92,6 +92,8 @@ class _Flow:
     def shipped(self, path: str) -> bool:
         """The file comes with the artifact (with the artifact's files: it is among them; without: nothing made it)."""
         known = self.exists(path)
+        if known is None and any(_covers(w, path) for s in self.steps for w in s.writes):
+            return False  # the script writes it itself
         return known if known is not None else not any(s.implicit_writes and not s.neutral for s in self.steps)
 
     def producer(self, path: str, before: int) -> tuple[Step | None, bool]:
@@ -104,9 +106,11 @@ class _Flow:
         known = self.exists(path)
         if known:
             return None, False
+        reader = self.steps[before] if before < len(self.steps) else None
         candidates = [s for s in self.steps[:before] if s.implicit_writes and not s.tolerant and not s.neutral
-                      and any(src.kind == "compute" and src.role != "display" for src in s.sources)]
-        if candidates:
+                      and any(src.kind == "compute" and src.role != "display" for src in s.sources)
+                      and not (s.isolated and (reader is None or reader.container != s.container))]
+        if candidates:  # a program in a container without a bind mount writes nothing the host can read
             return candidates[-1], True
         return None, False
 
@@ -203,8 +207,9 @@ class _Flow:
                 return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
+        # the table's values, as a shipped file stores them
         if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
-                "://" not in path and self.shipped(path):  # the table's values, as a shipped file stores them
+                not re.search(r"://|[*?\[]", path) and self.shipped(path):
             return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the values stored in {path} as they are",
                          path)]
         return []

@@ -46,6 +46,9 @@ class Step(BaseModel):
     writes: list[str] = Field(default_factory=list, description="Paths the step declares it writes.")
     stdout: bool = Field(False, description="The step's output reaches the script's stdout.")
     implicit_writes: bool = Field(False, description="A program run that may write files it does not name.")
+    container: str = Field("", description="The container the step runs in (docker run/exec), empty on the host.")
+    isolated: bool = Field(False, description="It runs in a container the script started without a bind mount: the "
+                                              "files it writes stay inside that container.")
     appends: bool = Field(False, description="The step adds to the file it writes (`>> f`) rather than starting it.")
     tolerant: bool = Field(False, description="The step's failure is ignored (`|| true`, `timeout`).")
     neutral: bool = Field(False, description="The step moves no values (mkdir, pip install, cd).")

@@ -126,6 +126,8 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
     reads, writes = _program_paths(ctx, call, args)
     role = role_of(where) if where else "unknown"
     for step in inner:
+        if call.container and not step.container:
+            step.container, step.isolated = call.container, call.mounted is False
         step.expanded = step.expanded or not inline
         if step.role == "unknown" and where and step.sources and any(s.kind == "compute" for s in step.sources):
             step.role = role
