@@ -141,3 +141,10 @@ def test_compose_up_runs_the_services_and_its_output_is_the_scripts():
     v = judged("(cd tool && docker-compose up --build) > /workspace/repro.txt\n"
                "tail -n 50 /workspace/repro.txt > /tmp/t && mv /tmp/t /workspace/repro.txt\n" + FORMAT)
     assert v.method == "undetermined", v.reasons  # not a copy of a shipped repro.txt: the script wrote it
+
+
+def test_shell_arithmetic_over_shipped_data_is_last_mile():
+    v = judged("awk -F, 'NR>1 {s+=$4; n++} END {printf \"%.2f\\n\", s/n}' dataset/repos.csv > /workspace/repro.txt\n"
+               + FORMAT)
+    assert v.method == "last_mile", v.reasons
+    assert v.flow[0].source == "dataset/repos.csv"

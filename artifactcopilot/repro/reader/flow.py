@@ -207,6 +207,9 @@ class _Flow:
                 return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
+        if use == "derive" and step.lang == "shell" and step.role == "display" and kind in ("data", "unknown") and \
+                not re.search(r"://|[*?\[]", path) and self.shipped(path):  # awk sums, wc -l, jq length
+            return [Mark("last", "medium", f"{_loc(step)}: {src.how} computes from the shipped data {path}", path)]
         # the table's values, as a shipped file stores them
         if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
                 not re.search(r"://|[*?\[]", path) and self.shipped(path):
