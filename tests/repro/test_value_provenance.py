@@ -148,3 +148,15 @@ def test_shell_arithmetic_over_shipped_data_is_last_mile():
                + FORMAT)
     assert v.method == "last_mile", v.reasons
     assert v.flow[0].source == "dataset/repos.csv"
+
+
+@pytest.mark.parametrize("show", [
+    # reformatting a shipped results file: rescaled, rounded, columns picked (R from a shell line, awk, jq)
+    "Rscript -e 'd <- read.csv(\"artifact/output/final_table.csv\"); d$acc <- round(d$acc, 2); "
+    "write.csv(d, \"/workspace/repro.txt\")'\n",
+    "awk -F, 'NR>1 {printf \"%s | %.1f\\n\", $1, $2*100}' output/summary.csv > /workspace/repro.txt\n",
+    "jq -r '.runs[] | \"\\(.tool) | \\(.precision)\"' shipped/results.json > /workspace/repro.txt\n",
+])
+def test_reformatting_a_shipped_results_file_is_a_copy(show):
+    v = judged(show + FORMAT)
+    assert v.method == "copy" and not v.accepted, v.reasons

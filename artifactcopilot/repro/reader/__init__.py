@@ -38,9 +38,21 @@ def detect_language(text: str, name: str | None = None) -> str:
             return "python"
     except (SyntaxError, ValueError):
         pass
+    if _shell_first(text):
+        return "shell"
     if "<-" in text and ("library(" in text or "read.csv(" in text or "function(" in text):
         return "r"
     return "shell"
+
+
+def _shell_first(text: str) -> bool:
+    """The first line of code runs a command-line program (`Rscript -e '...'`, `docker exec ...`, `cat f`)."""
+    from . import tools as T
+
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
+    first = line.split()[0] if line.split() else ""
+    known = T.INTERPRETERS | T.DISPLAY | T.NEUTRAL | T.COPY | T.UNPACK | T.FETCH | T.CONTAINERS | set(T.FRAMEWORK_TOOLS)
+    return first in known and "<-" not in line.split("'")[0].split('"')[0]
 
 
 def read_into(ctx: Context, lang: str, text: str, cwd: str = "", where: str | None = None, line: int = 0,

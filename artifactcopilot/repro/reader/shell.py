@@ -251,7 +251,9 @@ class _Walker:
                         captured += [s.index for s in self.ctx.reading.steps[start:] if not s.neutral]
                 raw = self.text[p.pos[0]:p.pos[1]] if hasattr(p, "pos") else p.word
                 # `bash -c "x=\$(cmd) ..."`: escaped expansions belong to the inner shell, not this one
-                word = p.word if "\\$" in raw and not re.search(r"(?<!\\)\$", raw) else self.expand(p.word)
+                bare = re.sub(r"'[^']*'", "", raw)  # `Rscript -e 'd$acc <- 1'`: single quotes expand nothing
+                word = p.word if "$" not in bare or ("\\$" in bare and not re.search(r"(?<!\\)\$", bare)) \
+                    else self.expand(p.word)
                 if captured and ("$(" in p.word or "`" in p.word):
                     word = re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), word)
                 argv.append(word)
