@@ -32,14 +32,14 @@ def detect_language(text: str, name: str | None = None) -> str:
         return "make"
     if low.endswith((".sh", ".bash")) or first.startswith("#!"):
         return "shell"
+    if _shell_first(text):
+        return "shell"
     try:
         tree = ast.parse(text)
         if any(isinstance(n, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.Assign)) for n in tree.body):
             return "python"
     except (SyntaxError, ValueError):
         pass
-    if _shell_first(text):
-        return "shell"
     if "<-" in text and ("library(" in text or "read.csv(" in text or "function(" in text):
         return "r"
     return "shell"
