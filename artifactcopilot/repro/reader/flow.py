@@ -241,7 +241,7 @@ class _Flow:
             if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
                 return []  # it summarises what an earlier step made: that step's marks decide
             made = [s for s in self.steps[:step.index] if s.implicit_writes and not s.tolerant and not s.neutral
-                    and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
+                    and any(c.kind == "compute" and c.role in ("experiment", "unknown") for c in s.sources)]
             if made:
                 return self.marks(made[-1], "derive")
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "

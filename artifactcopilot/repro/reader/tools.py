@@ -19,7 +19,8 @@ NEUTRAL = {"cd", "pushd", "popd", "mkdir", "rm", "rmdir", "touch", "chmod", "cho
            "logger", "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja",
            "rustup", "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find",
            "disown", "bg", "fg", "jobs", "let", "eval", "exec", "newgrp", "chgrp", "setfacl", "tlmgr", "cpanm", "gem",
-           "go-get", "dpkg", "snap", "flatpak", "add-apt-repository", "gpg", "wget-ssl", "module", "ml", "spack"}
+           "go-get", "dpkg", "snap", "flatpak", "add-apt-repository", "gpg", "wget-ssl", "module", "ml", "spack",
+           "install2.r", "installGithub.r", "install.r"}
 DISPLAY = {"cat", "tac", "head", "tail", "less", "more", "nl", "column", "sed", "awk", "gawk", "mawk", "nawk", "grep",
            "egrep", "fgrep", "rg", "ag", "cut", "sort", "uniq", "tr", "paste", "join", "fold", "fmt", "pr", "expand",
            "unexpand", "iconv", "jq", "yq", "xq", "xmllint", "csvlook", "csvcut", "csvgrep", "csvsort", "csvjson",
