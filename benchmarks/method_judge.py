@@ -1,6 +1,7 @@
 """Method judge accuracy on the repository's labelled reproduction scripts, per mode.
 
     python benchmarks/method_judge.py [--modes alone,artifact,run] [--workers 4] [--scripts PATH] [--json]
+    python benchmarks/method_judge.py --jsonl FILE [--every 3] [--json]
 
 Modes: `alone` — the script judged statically without its artifact or the expected table (as a committee
 member gets a script handed in); `artifact` — statically, with the artifact's file list and the expected
@@ -8,6 +9,10 @@ table; `run` — run in a fresh local sandbox copy of the artifact (strace prove
 reruns without checked-in files. For each mode: accuracy over full / last-mile / copy, how many copies
 were accepted (judged full or last-mile: the number that must stay 0), how many scripts were left
 undetermined, the confusion matrix and the time taken.
+
+`--jsonl FILE` scores scripts labelled elsewhere, one JSON object a line (`id`, `expected`: full, lastmile or
+last_mile, copy; `script`), statically and alone. `--every N` splits it: every N-th line (N, 2N, ...) is held
+out and only its aggregate score is printed (no per-script verdicts), the other lines are scored in full.
 """
 from __future__ import annotations
 
@@ -84,13 +89,63 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _label(expected: str) -> str:
+    return {"lastmile": "last_mile", "last-mile": "last_mile"}.get(expected, expected)
+
+
+def measure_jsonl(rows: list[dict], name: str, show_wrong: bool) -> dict:
+    """Static verdicts (script alone) on labelled JSONL rows."""
+    started = time.monotonic()
+    entries = [{"label": _label(r["expected"]), "note": r.get("id", f"line {i + 1}"), "case": name}
+               for i, r in enumerate(rows)]
+    predicted = [judge_method(r["script"], None).method for r in rows]
+    confusion = Counter(zip((e["label"] for e in entries), predicted))
+    right = sum(n for (a, p), n in confusion.items() if a == p)
+    wrong = [{"note": e["note"], "case": name, "label": e["label"], "judged": p}
+             for e, p in zip(entries, predicted) if p != e["label"]] if show_wrong else []
+    return {"mode": name, "scripts": len(rows), "right": right,
+            "accuracy": round(right / len(rows), 4) if rows else 0.0,
+            "copies_accepted": sum(n for (a, p), n in confusion.items() if a == "copy" and p in ("full", "last_mile")),
+            "undetermined": sum(p == "undetermined" for p in predicted),
+            "seconds": round(time.monotonic() - started, 1),
+            "confusion": {a: {p: confusion[(a, p)] for p in PREDICTED} for a in LABELS}, "wrong": wrong}
+
+
+def main_jsonl(path: Path, every: int, as_json: bool) -> None:
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in lines]
+    if every > 1:
+        parts = [("tuned", [r for i, r in enumerate(rows, 1) if i % every], True),
+                 ("held-out", [r for i, r in enumerate(rows, 1) if not i % every], False)]
+    else:
+        parts = [("all", rows, True)]
+    results = [measure_jsonl(part, name, show) for name, part, show in parts if part]
+    if len(results) > 1:
+        total = sum(r["right"] for r in results), sum(r["scripts"] for r in results)
+        copies = sum(r["copies_accepted"] for r in results)
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"{len(rows)} labelled scripts from {path.name}")
+    for result in results:
+        print(render(result))
+    if len(results) > 1:
+        print(f"   total: {total[0]}/{total[1]} right, copies accepted {copies}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", default="alone,artifact,run")
     parser.add_argument("--workers", type=int, default=4, help="parallel runs in the `run` mode")
     parser.add_argument("--scripts", type=Path, default=SCRIPTS, help="labelled scripts (YAML, as in tests/fixtures)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--jsonl", type=Path, help="score labelled scripts from a JSONL file (id, expected, script)")
+    parser.add_argument("--every", type=int, default=0,
+                        help="with --jsonl: hold out every N-th line and print only its aggregate score")
     args = parser.parse_args()
+    if args.jsonl is not None:
+        main_jsonl(args.jsonl, args.every, args.json)
+        return
     entries = yaml.safe_load(args.scripts.read_text(encoding="utf-8"))
     counts = Counter(e["label"] for e in entries)
     if not args.json:

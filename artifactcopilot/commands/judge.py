@@ -165,9 +165,10 @@ def _judge(text: str, name: str, artifact: Path | None, target, run: bool, timeo
             return again.outputs if again.record and again.record.exit_code is not None else None
 
         verdict = judge_method(text, artifact, target, evidence, rerun if evidence else None, model=model, name=name)
-    detail = verdict.model_dump(exclude={"reasons", "method", "accepted", "confidence", "signals"})
+    detail = verdict.model_dump(exclude={"reasons", "method", "accepted", "confidence", "signals", "flow"})
     return {"method": verdict.method, "accepted": verdict.accepted, "confidence": verdict.confidence,
             "signals": [s.model_dump() for s in verdict.signals], "reasons": verdict.reasons,
+            "flow": [f.model_dump() for f in verdict.flow],
             "executed": evidence is not None, **result, "detail": detail}
 
 
@@ -175,6 +176,8 @@ def _readable(data: dict) -> str:
     method = data["method"].replace("_", "-")
     head = f"{method} ({'accepted' if data['accepted'] else 'not accepted'}, {data['confidence']} confidence)"
     lines = [head] + [f"  - {r}" for r in data["reasons"]]
+    for f in data.get("flow", [])[:3]:
+        lines.append(f"  flow: {f['value']} <- " + "".join(f"{t} <- " for t in f["through"]) + (f["source"] or "?"))
     used = "; ".join(f"{s['source']}: {s['finding']}" for s in data["signals"])
     lines.append(f"evidence: {used}" + ("" if data["executed"] else "; the script was not run"))
     if "output" in data:

@@ -43,6 +43,8 @@ class TableResult:
     """full, last_mile or copy when the method judge ran (a full match); None otherwise."""
     role: str = ""
     cells: list[Cell] = field(default_factory=list)
+    why: str = ""
+    """The method judge's deciding flow in one line (value <- command <- source), or its first reason."""
 
     @property
     def verdict(self) -> str:
@@ -101,7 +103,15 @@ def _table(entry: object, ev_id: str) -> TableResult | None:
     return TableResult(label=str(entry.get("table") or "table"), evidence=ev_id,
                        matched=matched if isinstance(matched, int) else sum(c.matched for c in cells),
                        total=total if isinstance(total, int) else len(cells), source=str(entry.get("source") or ""),
-                       method=method or None, role=str(entry.get("role") or ""), cells=cells)
+                       method=method or None, role=str(entry.get("role") or ""), cells=cells, why=_why(entry))
+
+
+def _why(entry: dict) -> str:
+    flow = entry.get("method_flow")
+    if isinstance(flow, str) and flow:
+        return flow
+    reasons = entry.get("method_reasons")
+    return str(reasons[0]) if isinstance(reasons, list) and reasons else ""
 
 
 def safe_view(table: TableResult) -> list[Cell]:

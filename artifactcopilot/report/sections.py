@@ -42,7 +42,7 @@ def results_section(tables: list[TableResult], links: Links, gate_failed: bool,
     for t in tables:
         out += [f"### {esc(t.label)}: {esc(t.verdict)}", "",
                 f"{t.matched} of {t.total} cells match" + (f", from {esc(t.source)}" if t.source else "")
-                + f" ({links([t.evidence])}).", ""]
+                + f" ({links([t.evidence])})." + (f" Method: {esc(t.why)}." if t.why else ""), ""]
         rows = [[esc(c.row), esc(c.column), code(c.expected, cell=True),
                  code(c.produced, cell=True) if c.produced is not None else "—", _VERDICT.get(c.kind, esc(c.kind))]
                 for c in t.cells[:MAX_CELLS]]

@@ -29,6 +29,7 @@ from .copies import Rerun, copy_sources, holds
 from .opinion import apply_opinion, llm_opinion, parse_opinion
 from .provenance import RunProvenance
 from .reader.paths import holds_results
+from .reader.trace import FlowTrace
 from .signals import Signal
 from .static import CODE_SUFFIXES, StaticFindings, analyze_script, contains_table
 
@@ -63,6 +64,8 @@ class MethodVerdict(BaseModel):
     llm_opinion: str | None = Field(None, description="The model's classification (it can only lower trust).")
     llm_reason: str | None = Field(None, description="Why the model says so, in its words.")
     executed: bool = Field(False, description="The verdict used a run of the script.")
+    flow: list[FlowTrace] = Field(default_factory=list, description="The flows that decided the verdict: value -> "
+                                  "commands -> source, with line numbers (from the script's reading, or the run).")
 
 
 def produced_table(outputs: list[tuple[str, str]]) -> Table | None:
@@ -108,7 +111,21 @@ def judge_method(script: str, artifact: Path | None, target: Table | None = None
     if prov and prov.cpu_s is not None:
         verdict.reasons.append(f"{prov.cpu_s:.2f}s of CPU time in {len(prov.programs)} programs")
     verdict.accepted = verdict.method in ("full", "last_mile")
+    verdict.flow = _deciding(verdict)
     return verdict
+
+
+def _deciding(verdict: MethodVerdict) -> list[FlowTrace]:
+    """The static flows when the reading decided; otherwise the evidence that did, as a flow of its own."""
+    flows = [f for f in verdict.static.flow.flows if f.finding == verdict.method]
+    if flows:
+        return flows
+    decisive = [s for s in verdict.signals if s.finding == verdict.method] or verdict.signals[-1:]
+    value = "the run's output" if verdict.executed else "the script's output"
+    sources = verdict.copy_sources or (verdict.provenance.read_first[:3] if verdict.provenance else [])
+    return [FlowTrace(finding=verdict.method, value=value, through=[f"{s.source}: {s.detail}" for s in decisive],
+                      source=", ".join(sources) or "not traced",
+                      reason=verdict.reasons[0] if verdict.reasons else "nothing shows where the values come from")]
 
 
 def _set(verdict: MethodVerdict, method: Method, confidence: Confidence, reasons: list[str]) -> None:

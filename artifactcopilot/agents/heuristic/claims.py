@@ -14,6 +14,7 @@ from typing import Any
 from ...models import EvidenceLevel, Flag, PhasePacket
 from ...repro.judges import MethodVerdict, RunEvidence, judge_method
 from ...repro.provenance import RunProvenance
+from ...repro.reader.trace import one_line
 from ...rules import supported_score
 from ...sandbox.commandlog import parse_log
 from ...tables import Comparison, Table
@@ -88,6 +89,7 @@ def _tables(tools: PhaseTools, runs: list[dict], deadline: Deadline, record: dic
         if comp.success:
             verdict = method_verdict(tools, run, table, sources, record["provenance"], out["prov_evs"], deadline)
             entry["method"], entry["method_reasons"] = verdict.method, verdict.reasons
+            entry["method_flow"] = one_line(verdict.flow[0]) if verdict.flow else ""
             out["methods"][label] = verdict.method.replace("_", "-")
             if verdict.method == "copy":
                 entry["copied_from"] = ", ".join(verdict.copy_sources) or "the workflow script itself"

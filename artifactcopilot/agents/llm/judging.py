@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...repro.reader.trace import one_line
 from ...sandbox.commandlog import parse_log
 from ...tables import Table
 from ...tools import PhaseTools
@@ -53,6 +54,7 @@ def judge_comparison(tools: PhaseTools, table: Table, source: str) -> dict[str, 
     fields: dict[str, Any] = {"method": verdict.method,
                               "method_accepted": verdict.accepted and verdict.method != "copy",
                               "method_reasons": verdict.reasons[:6], "method_cmd": run["cmd"],
+                              "method_flow": one_line(verdict.flow[0]) if verdict.flow else "",
                               "provenance": provenance, "provenance_evidence": evidence}
     if verdict.method == "copy":
         fields["copied_tables"] = [table.label or "table"]

@@ -32,6 +32,8 @@ def detect_language(text: str, name: str | None = None) -> str:
         return "make"
     if low.endswith((".sh", ".bash")) or first.startswith("#!"):
         return "shell"
+    if _shell_first(text):
+        return "shell"
     try:
         tree = ast.parse(text)
         if any(isinstance(n, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.Assign)) for n in tree.body):
@@ -41,6 +43,16 @@ def detect_language(text: str, name: str | None = None) -> str:
     if "<-" in text and ("library(" in text or "read.csv(" in text or "function(" in text):
         return "r"
     return "shell"
+
+
+def _shell_first(text: str) -> bool:
+    """The first line of code runs a command-line program (`Rscript -e '...'`, `docker exec ...`, `cat f`)."""
+    from . import tools as T
+
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
+    first = line.split()[0] if line.split() else ""
+    known = T.INTERPRETERS | T.DISPLAY | T.NEUTRAL | T.COPY | T.UNPACK | T.FETCH | T.CONTAINERS | set(T.FRAMEWORK_TOOLS)
+    return first in known and "<-" not in line.split("'")[0].split('"')[0]
 
 
 def read_into(ctx: Context, lang: str, text: str, cwd: str = "", where: str | None = None, line: int = 0,

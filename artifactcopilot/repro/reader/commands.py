@@ -35,12 +35,16 @@ class Call:
     tolerant: bool = False
     where: str | None = None
     """The artifact file the command is in (None: the submitted script)."""
+    container: str = ""
+    """The container the command runs in (docker run/exec), empty on the host."""
+    mounted: bool | None = None
+    """Whether that container sees host folders (a bind mount); None when the script does not show how it started."""
 
 
 def _step(call: Call, **kw) -> Step:
     text = call.text or " ".join(call.argv)
     return Step(line=call.line, text=text[:200], lang=call.lang, cwd=call.cwd, tolerant=call.tolerant, where=call.where,
-                **kw)
+                container=call.container, isolated=call.mounted is False, **kw)
 
 
 def emit(ctx: Context, call: Call, step: Step) -> list[int]:
@@ -111,11 +115,12 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
         rest = rest[1:]
     rest = _skip_opts(rest, {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"})
     if not rest or rest[0] not in ("run", "exec"):
-        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "up", "down", "logs",
-                                          "create", "tag", "push", "images", "ps", "network", "volume") else None
+        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "down", "logs",
+                                          "create", "tag", "push", "images", "ps", "network", "volume") else \
+            (["docker-compose-up"] if not _detached(rest) else []) if rest and rest[0] == "up" else None
     opts = rest[1:]
     entry: list[str] = []
-    i = 0
+    i, name, mounted = 0, "", False
     while i < len(opts) and opts[i].startswith("-"):
         opt, _, val = opts[i].partition("=")
         takes = opt in T.VALUE_OPTS["docker"] and not val
@@ -124,9 +129,21 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
             call.cwd = value
         elif opt == "--entrypoint":
             entry = _words_of(value)
+        elif opt == "--name":
+            name = value
+        elif opt in ("-v", "--volume", "--mount") or opt.startswith("-v"):
+            mounted = True
         i += 2 if takes else 1
     command = entry + opts[i + 1:]  # opts[i] is the image / container / service
+    if rest[0] == "exec" and i < len(opts):
+        call.container, call.mounted = opts[i], None
+    elif rest[0] == "run" and T.base(argv[0]) in ("docker", "podman", "nerdctl") and i < len(opts):
+        call.container, call.mounted = name or opts[i], mounted
     return command
+
+
+def _detached(rest: list[str]) -> bool:
+    return any(a in ("-d", "--detach") for a in rest[1:])
 
 
 def _skip_opts(args: list[str], valued: set[str]) -> list[str]:
@@ -147,6 +164,28 @@ def _words_of(text: str) -> list[str]:
         return text.split()
 
 
+def _unwrapped(ctx: Context, call: Call, argv: list[str]) -> list[str] | None:
+    """The command wrappers run (`sudo docker exec c timeout 60 python ...` -> python ...); None when they run
+    nothing that moves values (a neutral step is added)."""
+    for _ in range(6):
+        inner = _unwrap(argv, call)
+        if inner is None:
+            break
+        if call.container and call.mounted is not None:
+            ctx.mounts.setdefault(call.container, call.mounted)
+        if not inner:
+            ctx.reading.add(_step(call, neutral=True, program=argv[0]))
+            return None
+        argv = inner
+        if call.container:  # what the script showed of how that container started
+            call.mounted = ctx.mounts.get(call.container) if call.mounted is None else call.mounted
+        while argv and re.match(r"^[A-Za-z_]\w*=", argv[0]):
+            argv = argv[1:]
+        if not argv:
+            return None
+    return argv
+
+
 def command(ctx: Context, call: Call) -> tuple[list[int], str]:
     """Read one simple command; returns (indices of the steps that make its output, the folder after it)."""
     argv = [a for a in call.argv if a is not None]
@@ -157,20 +196,18 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
         argv = argv[1:]
     if not argv:
         return [], call.cwd
-    for _ in range(6):  # nested wrappers: sudo docker exec c timeout 60 python ...
-        inner = _unwrap(argv, call)
-        if inner is None:
-            break
-        if not inner:
-            ctx.reading.add(_step(call, neutral=True, program=argv[0]))
-            return [], call.cwd
-        argv = inner
-        while argv and re.match(r"^[A-Za-z_]\w*=", argv[0]):
-            argv = argv[1:]
-        if not argv:
-            return [], call.cwd
+    from .toolsteps import container_copy, framework
+
+    if T.base(argv[0]) in ("docker", "podman", "nerdctl") and argv[1:2] == ["cp"]:
+        return container_copy(ctx, call, argv), call.cwd
+    unwrapped = _unwrapped(ctx, call, argv)
+    if unwrapped is None:
+        return [], call.cwd
+    argv = unwrapped
     call.argv = argv
     prog = T.base(argv[0])
+    if prog in T.FRAMEWORK_TOOLS and argv[1:2] and argv[1] in T.FRAMEWORK_TOOLS[prog]:
+        return framework(ctx, call, prog, T.FRAMEWORK_TOOLS[prog][argv[1]]), call.cwd
     if prog in ("cd", "pushd"):
         target = next((a for a in argv[1:] if not a.startswith("-")), "")
         return [], ("" if target in ("", "~", "/") else normalize(target, call.cwd))
@@ -188,6 +225,10 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
         return [], call.cwd
     if prog in T.PAPER:
         return _paper(ctx, call, prog), call.cwd
+    if prog in T.SQL_CLIENTS:
+        from .toolsteps import sql_query
+
+        return sql_query(ctx, call, prog), call.cwd
     if prog in T.DISPLAY or prog == "tee":
         return _display(ctx, call, prog), call.cwd
     if prog in T.COPY:

@@ -29,6 +29,14 @@ class Context:
     shell_vars: dict[str, str] = field(default_factory=dict)
     shell_functions: dict[str, object] = field(default_factory=dict)
     heredocs: dict[str, str] = field(default_factory=dict)
+    expanding_heredocs: set[str] = field(default_factory=set)
+    """Here-documents whose delimiter is unquoted: the shell expands `$VAR` in them."""
+    mounts: dict[str, bool] = field(default_factory=dict)
+    """Containers the script starts, by name: whether each sees host folders (a bind mount)."""
+    written_code: dict[str, str] = field(default_factory=dict)
+    """Programs the script itself writes from a here-document (`cat > analyze.py <<EOF`), by path."""
+    given: set[str] = field(default_factory=set)
+    """Numbers a masked table template shows: given with the task, not results the script writes out."""
     modules: dict[str, object] = field(default_factory=dict)
     """Artifact Python modules read for their functions (name -> reader, None when not found)."""
 
@@ -81,6 +89,8 @@ class Context:
 
     def code(self, path: str) -> tuple[str, str] | None:
         """(artifact-relative path, text) of an artifact program, or None when it is not there or not text."""
+        if path in self.written_code:  # written by the script before it runs it: read as the script wrote it
+            return path, self.written_code[path]
         rel = self.resolve(path)
         if rel is None or self.root is None or rel in self.dirs:
             return None

@@ -23,9 +23,13 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from .covers import covers as _covers
+from .covers import parameters as _parameters
 from .literals import strong, weak
 from .model import Reading, Source, Step
-from .paths import holds_results, path_kind, same_file, under
+from .paths import holds_results, path_kind, words
+from .tools import STATISTICS
+from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
 Confidence = Literal["high", "medium", "low"]
@@ -40,6 +44,8 @@ class Mark(NamedTuple):
     confidence: Confidence
     reason: str
     ref: str = ""
+    via: tuple[int, ...] = ()
+    """The steps the values went through, from the output back to their source."""
 
 
 class FlowVerdict(BaseModel):
@@ -54,6 +60,8 @@ class FlowVerdict(BaseModel):
     literal: bool = Field(False, description="An output is a table of numbers written in the script.")
     paper: bool = Field(False, description="An output comes from the paper.")
     outputs: list[int] = Field(default_factory=list, description="Indices of the steps taken as the script's outputs.")
+    flows: list[FlowTrace] = Field(default_factory=list, description="The flows that decided the verdict: value -> "
+                                                                     "commands -> source, with line numbers.")
 
 
 class _Flow:
@@ -62,6 +70,8 @@ class _Flow:
         self.files = set(files) if files is not None else None
         self.dirs = {"/".join(f.split("/")[:i]) for f in self.files or () for i in range(1, f.count("/") + 1)}
         self.memo: dict[tuple[int, str], list[Mark]] = {}
+        self.filled = any(src.use == "template" for st in self.steps for src in st.sources)
+        """A format tool fills a masked table: what reaches it are exactly the values the table needs."""
 
     # ---- where a read path comes from
     def exists(self, path: str) -> bool | None:
@@ -79,6 +89,13 @@ class _Flow:
             return any("/".join(parts[i:]) in self.files or "/".join(parts[i:]) in self.dirs for i in range(len(parts)))
         return False
 
+    def shipped(self, path: str) -> bool:
+        """The file comes with the artifact (with the artifact's files: it is among them; without: nothing made it)."""
+        known = self.exists(path)
+        if known is None and any(_covers(w, path) for s in self.steps for w in s.writes):
+            return False  # the script writes it itself
+        return known if known is not None else not any(s.implicit_writes and not s.neutral for s in self.steps)
+
     def producer(self, path: str, before: int) -> tuple[Step | None, bool]:
         """(the step that made `path` before step `before`, whether the link is only presumed)."""
         for step in reversed(self.steps[:before]):
@@ -89,11 +106,28 @@ class _Flow:
         known = self.exists(path)
         if known:
             return None, False
+        reader = self.steps[before] if before < len(self.steps) else None
         candidates = [s for s in self.steps[:before] if s.implicit_writes and not s.tolerant and not s.neutral
-                      and any(src.kind == "compute" and src.role != "display" for src in s.sources)]
-        if candidates:
+                      and any(src.kind == "compute" and src.role != "display" for src in s.sources)
+                      and not (s.isolated and (reader is None or reader.container != s.container))]
+        if candidates:  # a program in a container without a bind mount writes nothing the host can read
             return candidates[-1], True
         return None, False
+
+    def writers(self, last: Step, path: str) -> list[Step]:
+        """Every step whose output is in `path` when `last` wrote it last: the appends (`>> f`) before it back to the
+        write that started the file, and all the writes of one piece of inline code (its prints to `> f`)."""
+        out = [last]
+        for step in reversed(self.steps[:last.index]):
+            if not any(_covers(w, path) for w in step.writes):
+                continue
+            prev = out[-1]
+            name = re.escape(path.rsplit("/", 1)[-1])
+            appends = prev.appends or (prev.lang == "shell" and re.search(r">>\s*\S*" + name, prev.text))
+            if not appends and not (prev.lang != "shell" and step.lang == prev.lang and step.where == prev.where):
+                break
+            out.append(step)
+        return out
 
     # ---- what a step's output is made of
     def marks(self, step: Step, use: str = "display", depth: int = 0) -> list[Mark]:
@@ -111,6 +145,7 @@ class _Flow:
         compute = [s for s in step.sources if s.kind == "compute"]
         if compute and not any(m.kind in ("full", "last", "copy") for m in out):
             out += self.program_only(step, compute)
+        out = [m._replace(via=(step.index,) + m.via) if step.index not in m.via else m for m in out]
         self.memo[key] = out
         return out
 
@@ -124,8 +159,8 @@ class _Flow:
                          f"literal:{src.numbers}:{src.irregular}")] if weak(src) or src.numbers else []
         if src.kind == "paper":
             return [Mark("copy", "high", f"takes the values from the paper ({src.how or src.ref})", src.ref or "paper")]
-        if src.kind == "compute":
-            return []  # judged with the step's inputs (program_only)
+        if src.kind == "compute" or src.use == "template":
+            return []  # judged with the step's inputs (program_only); a masked template gives no values
         if src.kind == "step":
             try:
                 other = self.steps[int(src.ref)]
@@ -140,9 +175,11 @@ class _Flow:
         path = src.ref
         if path.startswith("?"):
             return [Mark("opaque", "low", f"{_loc(step)}: {src.how} reads a file the script does not name")]
+        if path.startswith("database:"):
+            return self.database(step, src, use, path)
         made_by, presumed = self.producer(path, step.index)
         if made_by is not None:
-            inner = self.marks(made_by, use, depth + 1)
+            inner = [m for w in self.writers(made_by, path) for m in self.marks(w, use, depth + 1)]
             if presumed:
                 inner = [m._replace(confidence="low") if m.kind in ("full", "last") else m for m in inner]
             return inner
@@ -164,8 +201,33 @@ class _Flow:
             return [Mark("copy", "high", f"{_loc(step)}: {src.how} reads the paper {path}", path)]
         if (kind in ("data", "unknown", "archive", "model", "config") and use == "derive"
                 and step.lang in ("python", "r")):
+            runs = any(c.kind == "compute" and not c.ref.startswith("loop ") for c in step.sources) or \
+                bool(STATISTICS.search(step.text))
+            if step.where is None and not runs and self.shipped(path):  # the script's own arithmetic, shipped data
+                return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
+                                               f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
+        if use == "derive" and step.lang == "shell" and step.role == "display" and kind in ("data", "unknown") and \
+                not re.search(r"://|[*?\[]", path) and self.shipped(path):  # awk sums, wc -l, jq length
+            return [Mark("last", "medium", f"{_loc(step)}: {src.how} computes from the shipped data {path}", path)]
+        # the table's values, as a shipped file stores them
+        if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
+                not re.search(r"://|[*?\[]", path) and self.shipped(path):
+            return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the values stored in {path} as they are",
+                         path)]
         return []
+
+    def database(self, step: Step, src: Source, use: str, path: str) -> list[Mark]:
+        """Values a query takes from a database: aggregated (last-mile) or shown as stored (copy, unless a program
+        run before may have filled it)."""
+        name = path.split(":", 1)[1]
+        if use != "display":
+            return [Mark("last", "medium", f"{_loc(step)}: {src.how} aggregates what the database {name} stores", path)]
+        filled = [s for s in self.steps[:step.index] if s.implicit_writes and not s.neutral and not s.tolerant
+                  and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
+        if filled:
+            return self.marks(filled[-1], "derive")
+        return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the rows the database {name} stores", path)]
 
     def program_only(self, step: Step, compute: list[Source]) -> list[Mark]:
         """A program run whose named inputs settle nothing: its role decides."""
@@ -179,19 +241,29 @@ class _Flow:
             if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
                 return []  # it summarises what an earlier step made: that step's marks decide
             made = [s for s in self.steps[:step.index] if s.implicit_writes and not s.tolerant and not s.neutral
-                    and any(c.kind == "compute" and c.role == "experiment" for c in s.sources)]
+                    and any(c.kind == "compute" and c.role in ("experiment", "unknown") for c in s.sources)]
             if made:
                 return self.marks(made[-1], "derive")
-            if step.lang == "shell" and not step.expanded:  # its code is not in reach: what it summarises is unseen
-                return [Mark("opaque", "low", f"{_loc(step)}: {name} summarises results it does not name; "
-                                              "whether they are stored or computed cannot be seen")]
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
                 not any(s.kind in ("file", "step") for s in step.sources) and not _parameters(step.text, name):
+            built = self.built(step)
+            if built is not None:  # the script compiled the artifact's code, then runs what it built
+                return [Mark("full", "low", f"{_loc(step)}: runs {name}, after building the artifact's code "
+                                            f"({_loc(built)})", name)]
             where = "without the artifact" if self.files is None else "from the artifact's files"
             return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
         return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
+
+    def built(self, step: Step) -> Step | None:
+        """The step before `step` that compiles the artifact's code (`./compile`, `make`, `cargo build`)."""
+        for s in reversed(self.steps[:step.index]):
+            for c in s.sources:
+                ws = set(words(c.ref.rsplit("/", 1)[-1])) if c.kind == "compute" and not s.tolerant else set()
+                if ws & {"compile", "build"} or c.ref in ("make", "make all"):
+                    return s
+        return None
 
     # ---- the script's outputs
     def outputs(self) -> list[Step]:
@@ -204,7 +276,11 @@ class _Flow:
                     made, _ = self.producer(src.ref, j)
                     if made is not None:
                         read_later.add(made.index)
-        outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))]
+        filled = [s for s in self.steps if any(src.use == "template" for src in s.sources)]
+        if filled:  # a format tool fills the paper's masked table: its values are the ones the table needs
+            return filled
+        outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))
+                and not (s.writes and all(path_kind(w) == "code" for w in s.writes) and not s.stdout)]
         return outs or [s for s in self.steps if not s.neutral]
 
 
@@ -214,44 +290,14 @@ def weak_enough(mark: Mark) -> bool:
     return len(parts) == 3 and int(parts[2]) >= 1
 
 
-_SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|q|quiet|v|verbose)(=\S*)?|\d+|"
-                        r"(table|tab|fig|figure)[-_]?\w*|[<>|&;]|\d?>&?\d?|/dev/null)$", re.IGNORECASE)
-
-
-def _parameters(text: str, program: str) -> bool:
-    """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
-    words = text.split()
-    base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
-    if base in ("make", "gmake", "just", "rake", "invoke", "inv"):
-        return False  # targets name parts of a pipeline, not parameters of a computation
-    tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
-    return any(not _SELECTORS.match(w) for w in tail)
+def _member(path: str) -> bool:
+    """A member of an archive (`bundle/data.zip/run/x.txt`)."""
+    return bool(re.search(r"\.(zip|tar|tgz|tar\.gz|tar\.xz|tar\.bz2|7z)/", path, re.IGNORECASE))
 
 
 def _loc(step: Step) -> str:
     """Where a step is: `line 4` of the script, or `summarize.py line 31` of an artifact program it runs."""
     return f"{step.where} line {step.line}" if step.where else f"line {step.line}"
-
-
-def _folder(pattern: str) -> str:
-    return pattern.split("*")[0].split("?")[0].rsplit("/", 1)[0]
-
-
-def _covers(written: str, path: str) -> bool:
-    if not written:
-        return False
-    if same_file(written, path) or under(path, written):
-        return True
-    if any(ch in written for ch in "*?["):
-        if fnmatch(path, written) or fnmatch(path, written + "/*"):
-            return True
-        if any(ch in path for ch in "*?["):  # two patterns: the same folder and the same kind of file
-            return _folder(written) == _folder(path) and written.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1]
-        return False
-    if any(ch in path for ch in "*?["):
-        prefix = path.split("*")[0].rstrip("/")
-        return bool(prefix) and (under(written, prefix) or under(prefix, written) or fnmatch(written, path))
-    return False
 
 
 def _spread_literals(marks: list[Mark]) -> list[Mark]:
@@ -279,18 +325,23 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
     computes = any(src.kind in ("compute", "file", "step") for st in reading.steps for src in st.sources)
+    opaque = [m for m in marks if m.kind == "opaque"]
     for kind, method in _METHODS:
         chosen = [m for m in marks if m.kind == kind and (kind != "weak" or not computes)]
+        if chosen and method in ("last_mile", "full") and opaque:
+            break  # a needed value whose source cannot be seen: the table is no better than undetermined
         if chosen:
             verdict.method = method
             verdict.confidence = max((m.confidence for m in chosen), key=_RANK.__getitem__) if kind != "weak" else "low"
             verdict.reasons = list(dict.fromkeys(m.reason for m in chosen))[:6]
             if kind == "weak":
                 verdict.reasons.append("nothing in the script computes anything")
+            verdict.flows = traces(reading.steps, chosen, {kind})
             break
-    else:
-        opaque = list(dict.fromkeys(m.reason for m in marks if m.kind == "opaque"))
-        verdict.reasons = opaque[:4] or ["nothing the script runs or reads shows the experiment or a results file"
+    if verdict.method == "undetermined":
+        verdict.flows = traces(reading.steps, opaque, {"opaque"})
+        unseen = list(dict.fromkeys(m.reason for m in opaque))
+        verdict.reasons = unseen[:4] or ["nothing the script runs or reads shows the experiment or a results file"
                                          if reading.steps else "the script does nothing that can be followed"]
     if not reading.parsed:
         verdict.reasons.append("the script could not be parsed: " + "; ".join(reading.notes[:2]))

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from .paths import Role
 
 SourceKind = Literal["file", "literal", "compute", "paper", "step", "unknown"]
-Use = Literal["display", "derive", "input"]
+Use = Literal["display", "derive", "input", "template"]
 
 
 class Source(BaseModel):
@@ -25,7 +25,8 @@ class Source(BaseModel):
     ref: str = Field("", description="file: the path; compute: the program or function; step: the step index; "
                                       "paper: the paper file or library.")
     use: Use = Field("display", description="display: values shown as stored (cat, print of a loaded table, copy); "
-                                            "derive: aggregated or computed over; input: consumed by a program.")
+                                            "derive: aggregated or computed over; input: consumed by a program; "
+                                            "template: the masked table a format tool fills (gives no values).")
     how: str = Field("", description="What in the script makes this source, e.g. `cat`, `pd.read_pickle`, `np.mean`.")
     numbers: int = Field(0, description="literal: how many numbers the script writes out.")
     irregular: int = Field(0, description="literal: how many of them look like measured values (0.433, 83.27), not "
@@ -45,6 +46,10 @@ class Step(BaseModel):
     writes: list[str] = Field(default_factory=list, description="Paths the step declares it writes.")
     stdout: bool = Field(False, description="The step's output reaches the script's stdout.")
     implicit_writes: bool = Field(False, description="A program run that may write files it does not name.")
+    container: str = Field("", description="The container the step runs in (docker run/exec), empty on the host.")
+    isolated: bool = Field(False, description="It runs in a container the script started without a bind mount: the "
+                                              "files it writes stay inside that container.")
+    appends: bool = Field(False, description="The step adds to the file it writes (`>> f`) rather than starting it.")
     tolerant: bool = Field(False, description="The step's failure is ignored (`|| true`, `timeout`).")
     neutral: bool = Field(False, description="The step moves no values (mkdir, pip install, cd).")
     cwd: str = ""

@@ -53,10 +53,12 @@ EXPERIMENT_WORDS = {"run", "runs", "train", "training", "bench", "benchmark", "b
                     "eval", "learn", "fit", "optimize", "optimise", "search", "collect", "mine", "mining", "crawl",
                     "launch", "driver", "execute", "guess", "generate", "synthesize", "replay", "profile", "test",
                     "tests", "app", "server", "client", "tool", "cli", "detect", "scan", "check", "verify", "predict",
-                    "compile", "build"}
+                    "compile", "build", "statistics", "statistical", "regression", "regressions"}
+# `FuncConstructs-Statistics.r` fits the study's statistical models (an empirical study's experiment, Artisan Fig. 10);
+# `PlotResultsAndComputeStats.py` still aggregates: its other words say so.
 AGGREGATE_WORDS = {"parse", "parser", "summary", "summarize", "summarise", "summaries", "aggregate", "aggregation",
                    "agg", "plot", "plots", "plotting", "draw", "figure", "figures", "fig", "table", "tables", "tab",
-                   "report", "stats", "statistics", "statistic", "visualize", "visualise", "visualization", "chart",
+                   "report", "stats", "visualize", "visualise", "visualization", "chart",
                    "charts", "graph", "graphs", "tabulate", "latex", "postprocess", "analyze", "analyse", "analysis",
                    "analyses", "compare", "comparison", "results", "result", "process", "preprocess", "collate",
                    "merge", "combine"}

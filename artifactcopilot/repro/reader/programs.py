@@ -126,6 +126,8 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
     reads, writes = _program_paths(ctx, call, args)
     role = role_of(where) if where else "unknown"
     for step in inner:
+        if call.container and not step.container:
+            step.container, step.isolated = call.container, call.mounted is False
         step.expanded = step.expanded or not inline
         if step.role == "unknown" and where and step.sources and any(s.kind == "compute" for s in step.sources):
             step.role = role
@@ -139,6 +141,7 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
         if call.out_file:
             target = normalize(call.out_file, call.cwd)
             step.stdout = False
+            step.appends = bool(re.search(r">>\s*\S", call.text))
             if path_kind(target) != "device":
                 step.writes.append(target)
         elif not call.stdout:
@@ -255,6 +258,9 @@ def _shell(ctx: Context, call: Call, prog: str) -> list[int]:
     i = 0
     while i < len(args) and args[i].startswith("-"):
         if args[i] == "-c" and i + 1 < len(args):
+            written = re.match(r"\s*cat\s*>\s*([^\s;&|]+)", args[i + 1])
+            if written and call.stdin_text is not None:  # `docker exec -i c bash -c "cat > /x/run.sh" <<EOF`
+                ctx.written_code[normalize(written.group(1), call.cwd)] = call.stdin_text
             return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
         if "c" in args[i] and not args[i].startswith("--") and i + 1 < len(args):
             return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)

@@ -64,8 +64,8 @@ class Calls(Invocations, Outputs):
         args = [r.ev(a, data_args) for a in node.args]
         kwargs = {k.arg: r.ev(k.value, data_args) for k in node.keywords}
         every = args + list(kwargs.values())
-        for handler in (self._local, self._print, self._open, self._subprocess, self._copy, self._paper, self._argparse,
-                        self._read, self._write, self._plot, self._path, self._compute, self._mutate):
+        for handler in (self._local, self._print, self._member, self._open, self._subprocess, self._copy, self._paper,
+                        self._argparse, self._read, self._write, self._plot, self._path, self._compute, self._mutate):
             out = handler(node, q, last, recv, args, kwargs)
             if out is not None:
                 return out
@@ -110,6 +110,15 @@ class Calls(Invocations, Outputs):
         return q.lstrip("?").split(".")[0] if not q.startswith(".") else ""
 
     # ---- handlers (each returns None when the call is not its kind)
+    def _member(self, node, q, last, recv, args, kwargs):
+        """`zipfile.ZipFile(a).read(m)`, `.open(m)`, `tarfile.open(a).extractfile(m)`: the member of a shipped
+        archive is a file of its own."""
+        if last not in ("read", "open", "extractfile", "extract") or recv is None or not recv.path or not args \
+                or not args[0].path or path_kind(recv.path) != "archive":
+            return None
+        path = self.r.path_of(recv.path).rstrip("/") + "/" + args[0].path.lstrip("./")
+        return Val(frozenset({self._origin(path, f"{q.lstrip('.')} (archive member)")}), path=path)
+
     def _open(self, node, q, last, recv, args, kwargs):
         if q not in ("open", "io.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open", "tarfile.open",
                      "zipfile.ZipFile", "builtins.open") and not (last == "open" and recv is not None and recv.path):

@@ -71,8 +71,8 @@ class Invocations:
         return union(*returned)
 
     def _compute(self, node, q, last, recv, args, kwargs):
-        top = self.module_of(q)
         plain = q.replace("()", "").lstrip("?")
+        top = self.module_of(q.replace("()", ""))  # `s = set(); s.add(x)`: a method of a builtin, not of the artifact
         everything = union(recv or EMPTY, *args, *kwargs.values())
         if COMPUTE_CALLS.match(plain) or top in COMPUTE_LIBS:
             return Val(everything.derive(last).origins | {Orig("compute", plain, how=f"calls {plain}")}, qual=f"{q}()")

@@ -66,6 +66,10 @@ def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> li
     return run_code(ctx, inside, "notebook", found[1], args, where=found[0])
 
 
+_UPKEEP = {"clean", "distclean", "mrproper", "realclean", "clobber", "uninstall", "help", "lint", "format", "fmt",
+           "check-env", "deps", "dependencies", "venv", "env", "setup", "pull"}
+
+
 def _make(ctx: Context, call: Call) -> list[int]:
     args = call.argv[1:]
     folder, makefile, targets, i = call.cwd, None, [], 0
@@ -83,6 +87,8 @@ def _make(ctx: Context, call: Call) -> list[int]:
         if not a.startswith("-") and "=" not in a:
             targets.append(a)
         i += 1
+    if targets and all(t in _UPKEEP for t in targets):  # `make clean`: moves no values
+        return silent(ctx, _step(call, neutral=True, program="make " + " ".join(targets)))
     path = normalize(makefile or "Makefile", folder)
     found = ctx.code(path) or ctx.code(normalize("makefile", folder))
     name = "make " + " ".join(targets) if targets else "make"

@@ -13,6 +13,7 @@ import shlex
 
 import bashlex
 
+from . import tools as T
 from .commands import Call, command
 from .context import Context
 from .model import Source
@@ -20,6 +21,7 @@ from .model import Source
 HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
 MARK = re.compile(r"\u27e6(step|file):([^\u27e7]*)\u27e7")
 _ARITH = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
+_ARRAY = re.compile(r"^(\s*(?:local\s+|declare\s+-a\s+)?[A-Za-z_]\w*)=\(([^()\n]*)\)", re.MULTILINE)
 _DBRACKET = re.compile(r"\[\[\s.*?\s\]\]")
 _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac", "{", "}", "(", ")",
              "function", "in", "select", "!"}
@@ -48,6 +50,12 @@ def take_heredocs(script: str, ctx: Context) -> str:
         for m, text in zip(reversed(found), reversed(bodies)):
             key = f"__HEREDOC_{len(ctx.heredocs)}__"
             ctx.heredocs[key] = text
+            if not m.group(2):
+                ctx.expanding_heredocs.add(key)
+            if T.MASKED.search(text):
+                from .literals import NUMBER
+
+                ctx.given.update(n.strip() for n in NUMBER.findall(text))
             line = line[:m.start()] + f"< {key}" + line[m.end():]
         out.append(line)
         out.extend([""] * (min(j, len(lines)) - i - 1))
@@ -66,6 +74,7 @@ def read_shell(ctx: Context, script: str, cwd: str = "", line: int = 0) -> str:
     text = take_heredocs(script, ctx)
     text = _ARITH.sub("0", text)
     text = _DBRACKET.sub("true", text)
+    text = _ARRAY.sub(lambda m: f'{m.group(1)}="{m.group(2).replace(chr(34), "")}"', text)  # bashlex has no arrays
     text = re.sub(r"^(\s*)function\s+([\w.-]+)\s*(\(\))?\s*\{", r"\1\2() {", text, flags=re.MULTILINE)
     walker = _Walker(ctx, text, line)
     try:
@@ -149,6 +158,13 @@ class _Walker:
     def _stdin(self, call: Call, stdin_file: str | None) -> None:
         if stdin_file and stdin_file in self.ctx.heredocs:
             call.stdin_text = self.ctx.heredocs[stdin_file]
+            if stdin_file in self.ctx.expanding_heredocs:  # `cat > t.md <<EOF ... $AIC ...`: the values of $AIC
+                for name in re.findall(r"\$\{?(\w+)", call.stdin_text):
+                    held = self.ctx.shell_vars.get(name, "")
+                    call.stdin += [Source(kind="step", ref=m.group(2), use="display", how=f"${name}")
+                                   if m.group(1) == "step" else
+                                   Source(kind="file", ref=m.group(2), use="display", how=f"${name}")
+                                   for m in MARK.finditer(held)]
         elif stdin_file:
             call.stdin_file = stdin_file
 
@@ -233,10 +249,23 @@ class _Walker:
                         start = len(self.ctx.reading.steps)
                         self.node(sub.command, cwd, None, None, False, tolerant)
                         captured += [s.index for s in self.ctx.reading.steps[start:] if not s.neutral]
-                word = self.expand(p.word)
+                raw = self.text[p.pos[0]:p.pos[1]] if hasattr(p, "pos") else p.word
+                # `bash -c "x=\$(cmd) ..."`: escaped expansions belong to the inner shell, not this one
+                bare = re.sub(r"'[^']*'", "", raw)  # `Rscript -e 'd$acc <- 1'`: single quotes expand nothing
+                word = p.word if "$" not in bare or ("\\$" in bare and not re.search(r"(?<!\\)\$", bare)) \
+                    else self.expand(p.word)
                 if captured and ("$(" in p.word or "`" in p.word):
                     word = re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), word)
                 argv.append(word)
+            elif p.kind == "redirect" and p.type == "<<<" and argv[:1] == ["read"]:
+                start = len(self.ctx.reading.steps)
+                for sub in _walk(p.output):
+                    if sub.kind == "commandsubstitution":
+                        self.node(sub.command, cwd, None, None, False, tolerant)
+                held = "".join(f"\u27e6step:{s.index}\u27e7" for s in self.ctx.reading.steps[start:] if not s.neutral)
+                for name in (w for w in argv[1:] if not w.startswith("-")):
+                    self.ctx.shell_vars[name] = held or "*"
+                return [], cwd
             elif p.kind == "redirect":
                 target = self._target(p)
                 if p.type in (">", ">>", "&>", ">|") and p.input in (None, 1) or \

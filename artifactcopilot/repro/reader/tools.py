@@ -19,7 +19,8 @@ NEUTRAL = {"cd", "pushd", "popd", "mkdir", "rm", "rmdir", "touch", "chmod", "cho
            "logger", "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja",
            "rustup", "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find",
            "disown", "bg", "fg", "jobs", "let", "eval", "exec", "newgrp", "chgrp", "setfacl", "tlmgr", "cpanm", "gem",
-           "go-get", "dpkg", "snap", "flatpak", "add-apt-repository", "gpg", "wget-ssl", "module", "ml", "spack"}
+           "go-get", "dpkg", "snap", "flatpak", "add-apt-repository", "gpg", "wget-ssl", "module", "ml", "spack",
+           "install2.r", "installGithub.r", "install.r"}
 DISPLAY = {"cat", "tac", "head", "tail", "less", "more", "nl", "column", "sed", "awk", "gawk", "mawk", "nawk", "grep",
            "egrep", "fgrep", "rg", "ag", "cut", "sort", "uniq", "tr", "paste", "join", "fold", "fmt", "pr", "expand",
            "unexpand", "iconv", "jq", "yq", "xq", "xmllint", "csvlook", "csvcut", "csvgrep", "csvsort", "csvjson",
@@ -29,6 +30,9 @@ DISPLAY = {"cat", "tac", "head", "tail", "less", "more", "nl", "column", "sed", 
            "pandoc", "textql", "q", "pv", "dos2unix", "unix2dos", "sponge", "h5dump", "h5ls", "ncdump", "parquet-tools",
            "pqrs", "xlsx2csv", "ssconvert", "libreoffice", "soffice", "unoconv", "base64", "base32", "basenc",
            "uudecode", "openssl", "recode", "plutil"}
+# Clients of database servers: a query shows or aggregates what the database stores.
+SQL_CLIENTS = {"psql", "mysql", "mariadb", "clickhouse-client", "sqlcmd", "cqlsh", "mongosh", "mongo"}
+SQL_DB_OPTS = {"-d", "--dbname", "-D", "--database"}
 COPY = {"cp", "mv", "rsync", "install", "ln", "dd", "scp", "gcp"}
 UNPACK = {"tar", "unzip", "gunzip", "bunzip2", "unxz", "7z", "7za", "unrar", "zstd", "unzstd", "gzip", "bzip2", "xz"}
 FETCH = {"wget", "curl", "gdown", "zenodo_get", "aria2c", "axel", "http", "https", "gsutil", "aws", "rclone",
@@ -57,6 +61,20 @@ RUNNER_WRAPPERS = {"poetry": ("run",), "uv": ("run",), "pipenv": ("run",), "pdm"
 CONTAINERS = {"docker", "podman", "nerdctl", "docker-compose", "podman-compose", "singularity", "apptainer", "enroot",
               "charliecloud", "ch-run", "udocker", "srun", "mpirun", "mpiexec", "parallel", "xargs", "env", "timeout",
               "gtimeout"}
+
+# Reproduction frameworks' own subcommands (Artisan §2.4): `format` fills an obfuscated table (the masked template,
+# which gives no values) from execution output (which gives them all); `get` downloads the artifact itself.
+FRAMEWORK_TOOLS = {"artisan": {"format": "format", "get": "fetch-artifact"},
+                   "copilot": {"format": "format"}}
+FORMAT_TEMPLATE_OPTS = {"--expected", "--template", "--table", "-e", "-t"}
+FORMAT_OUTPUT_OPTS = {"--repro", "--output-file", "--execution-output", "--outputs", "--input", "-r", "-i"}
+# A here-document holding an obfuscated table (`| ?.?? |`): digits the template shows are given, not results.
+MASKED = re.compile(r"\?+(?:\.\?+)?%?\s*\|")
+
+# Statistical tests and models fitted on the study's data are the experiment of an empirical study, not a last mile.
+STATISTICS = re.compile(r"\b(wilcox|chisq|cor|kruskal|fisher|shapiro|binom|prop|mcnemar|friedman)\.test\b|\bt\.test\b|"
+                        r"\b(lm|glm|glmer|lmer|glmmTMB|aov|anova|coxph|mixedlm|ols|logit|mannwhitneyu|wilcoxon|"
+                        r"ttest_\w+|pearsonr|spearmanr|kendalltau|kruskal|chi2_contingency|cliffs?_delta|vargha\w*)\s*\(")
 
 # Options that take a value, per wrapper (to find where the wrapped command starts).
 VALUE_OPTS = {
@@ -118,7 +136,8 @@ PROGRAM_FIRST = {"sed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep",
                  "tr", "datamash", "mlr", "q", "textql", "envsubst"}
 
 _AWK_ARITH = re.compile(r"\+=|-=|\*=|/=|\+\+|\bNR\b\s*[-+*/)]|[-+*/]\s*\bNR\b|\bsum\b|\btotal\b|\bavg\b|\bmean\b|"
-                        r"\bsqrt\b|\blog\b|\bexp\b|\$\w+\s*[-+*/]\s*\$?\w+|\bcount\b")
+                        r"\bsqrt\b|\blog\b|\bexp\b|\$\w+\s*[-+*/]\s*(\$\w+|[A-Za-z_]\w*)|\bcount\b")
+# (`$3/$2` and `$2/total` compute new values; `$2*100` only rescales a stored one: reformatting)
 _JQ_ARITH = re.compile(r"\badd\b|\blength\b|\bmin\b|\bmax\b|\bgroup_by\b|\breduce\b|[^/]\s/\s|\*|\bmap_values\b|"
                        r"\bsqrt\b|\bavg\b|\bfloor\b|\bceil\b|\bunique\b|\bcount\b")
 _SQL_AGG = re.compile(r"\b(avg|sum|count|min|max|stddev|median|group\s+by|total)\b", re.IGNORECASE)
@@ -131,7 +150,7 @@ def derives(tool: str, argv: list[str]) -> bool:
         return bool(_AWK_ARITH.search(program))
     if tool in ("jq", "yq"):
         return bool(_JQ_ARITH.search(program))
-    if tool in ("sqlite3", "duckdb", "q", "textql"):
+    if tool in ("sqlite3", "duckdb", "q", "textql") or tool in SQL_CLIENTS:
         return any(_SQL_AGG.search(a) for a in argv[1:])
     if tool in ("wc", "csvstat", "datamash", "bc", "dc"):
         return True

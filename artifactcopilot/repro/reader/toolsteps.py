@@ -64,10 +64,14 @@ def _display(ctx: Context, call: Call, prog: str) -> list[int]:
     if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
         writes = list(paths)
     sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    if prog in ("cat", "tee") and call.stdin_text is not None:
+        target = call.out_file if prog == "cat" else (paths[0] if paths else None)
+        if target and path_kind(normalize(target, call.cwd)) == "code":
+            ctx.written_code[normalize(target, call.cwd)] = call.stdin_text
     if not paths:
         sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
         if call.stdin_text is not None:
-            src = text_source(call.stdin_text, f"{prog} of a here-document")
+            src = text_source(_without(call.stdin_text, ctx.given), f"{prog} of a here-document")
             sources += [src] if src else []
         if call.stdin_file:
             sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
@@ -104,9 +108,11 @@ def _unpack(ctx: Context, call: Call, prog: str) -> list[int]:
         writes.append(stem if dest is None else dest)
     if not archives and call.stdin:
         return emit(ctx, call, _step(call, sources=list(call.stdin), program=prog, role="display"))
-    sources = [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
     to_stdout = any(a in ("-c", "--stdout", "-p", "-O", "--to-stdout")
                     or (a.startswith("-") and "O" in a and prog == "tar") for a in args)
+    members = _members(args, archives, call.cwd) if to_stdout else []
+    sources = [Source(kind="file", ref=m, use="display", how=f"{prog} (archive member)") for m in members] or \
+        [Source(kind="file", ref=a, use="display", how=f"{prog} (unpacked)") for a in archives]
     step = _step(call, sources=sources, writes=[] if to_stdout else writes, program=prog, role="display",
                  neutral=not sources)
     return emit(ctx, call, step) if to_stdout else silent(ctx, step)
@@ -138,3 +144,71 @@ def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
     step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
                  program=prog, role="display")
     return emit(ctx, call, step) if not writes else silent(ctx, step)
+
+
+def framework(ctx: Context, call: Call, prog: str, what: str) -> list[int]:
+    """A reproduction framework's subcommand: `format` shows the values of the execution output it is given in the
+    masked template's layout; `get` downloads the artifact (code, data and whatever results it ships)."""
+    name = f"{prog} {call.argv[1]}"
+    if what != "format":
+        return silent(ctx, _step(call, neutral=True, program=name))
+    args = call.argv[2:]
+    sources: list[Source] = []
+    i = 0
+    while i < len(args):
+        opt, eq, val = args[i].partition("=")
+        value = val if eq else (args[i + 1] if i + 1 < len(args) and args[i].startswith("-") else "")
+        if args[i].startswith("-") and value:
+            use = "template" if opt in T.FORMAT_TEMPLATE_OPTS else "display"
+            sources.append(Source(kind="file", ref=normalize(value, call.cwd), use=use, how=name))
+            i += 1 if eq else 2
+            continue
+        if not args[i].startswith("-") and is_pathlike(args[i]):
+            sources.append(Source(kind="file", ref=normalize(args[i], call.cwd), use="display", how=name))
+        i += 1
+    sources += [s.model_copy(update={"use": "display"}) for s in call.stdin]
+    if not any(s.use != "template" for s in sources):
+        sources.append(Source(kind="unknown", how=f"{name} is given no execution output the reader can follow"))
+    return emit(ctx, call, _step(call, sources=sources, program=name, role="display"))
+
+
+def container_copy(ctx: Context, call: Call, argv: list[str]) -> list[int]:
+    """`docker cp NAME:/in/container host/path` (or the other way): a copy between the two file systems."""
+    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in argv[2:] if not a.startswith("-")]
+    if len(paths) < 2:
+        return emit(ctx, call, _step(call, neutral=True, program="docker cp"))
+    sources = [Source(kind="file", ref=normalize(p, call.cwd), use="display", how="docker cp") for p in paths[:-1]]
+    step = _step(call, sources=sources, writes=[normalize(paths[-1], call.cwd)], program="docker cp", role="display")
+    return silent(ctx, step)
+
+
+def sql_query(ctx: Context, call: Call, prog: str) -> list[int]:
+    """A query to a database server (`psql -d crates -c "SELECT status, COUNT(*) ..."`): its values are what the
+    database stores, aggregated when the query counts, sums or averages."""
+    args = call.argv[1:]
+    db = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in T.SQL_DB_OPTS), None)
+    db = db or next((a.split("=", 1)[1] for a in args if a.startswith("--dbname=")), None) or "?"
+    use = "derive" if T.derives(prog, call.argv) or (call.stdin_text and T.derives("sqlite3", ["", call.stdin_text])) \
+        else "display"
+    sources = [Source(kind="file", ref=f"database:{db}", use=use, how=f"{prog} query")]
+    return emit(ctx, call, _step(call, sources=sources, program=prog, role="display"))
+
+
+def _members(args: list[str], archives: list[str], cwd: str) -> list[str]:
+    """`unzip -p a.zip run/metrics.txt`, `tar -xOf a.tgz out/t3.csv`: the members printed, as paths inside the
+    archive (`a.zip/run/metrics.txt`), so their names say what they hold."""
+    if len(archives) != 1:
+        return []
+    words_ = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1] in ("-f", "--file",
+                                                                                                    "-C", "-d"))]
+    names = [w for w in words_ if normalize(w, cwd) != archives[0] and not any(ch in w for ch in "*?[")]
+    return [archives[0].rstrip("/") + "/" + w.lstrip("./") for w in names if is_pathlike(w)]
+
+
+def _without(text: str, given: AbstractSet[str]) -> str:
+    """The text without the numbers a masked template already shows (and without the template's masks)."""
+    if not given:
+        return text
+    from .literals import NUMBER
+
+    return NUMBER.sub(lambda m: " " if m.group(0).strip() in given else m.group(0), text)
