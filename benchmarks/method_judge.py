@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import threading
 import time
@@ -142,11 +143,16 @@ def main() -> None:
     parser.add_argument("--jsonl", type=Path, help="score labelled scripts from a JSONL file (id, expected, script)")
     parser.add_argument("--every", type=int, default=0,
                         help="with --jsonl: hold out every N-th line and print only its aggregate score")
+    parser.add_argument("--smoke", action="store_true",
+                        help="one script per label, static and with the artifact; fails when a copy is accepted")
     args = parser.parse_args()
     if args.jsonl is not None:
         main_jsonl(args.jsonl, args.every, args.json)
         return
     entries = yaml.safe_load(args.scripts.read_text(encoding="utf-8"))
+    if args.smoke:
+        entries = [next(e for e in entries if e["label"] == label) for label in LABELS]
+        args.modes = "alone,artifact"
     counts = Counter(e["label"] for e in entries)
     if not args.json:
         print(f"{len(entries)} labelled scripts: " + ", ".join(f"{counts[label]} {label}" for label in LABELS))
@@ -159,6 +165,8 @@ def main() -> None:
             print(render(results[-1]))
     if args.json:
         print(json.dumps(results, indent=2))
+    if any(r["copies_accepted"] for r in results):
+        sys.exit("a copied result was accepted")
 
 
 if __name__ == "__main__":
