@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
+from .agents.failed import failed_packet
 from .evidence import EvidenceStore
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket
@@ -74,15 +75,15 @@ def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
     return "next"
 
 
-def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int,
-                  gate_checks: tuple[str, ...] = ()) -> PhasePacket:
-    """An internal error still yields a committed, flagged result; nothing is inferred from it."""
-    ev = store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
-                   f"internal error in {phase}: {exc}", EvidenceLevel.E0)
-    return PhasePacket(phase=phase, gate=dict.fromkeys(gate_checks, False),
-                       evidence=[ev.id], summary=f"The phase failed with an internal error: {exc}", attempt=attempt,
-                       flags=[Flag(severity="high", code="phase-error", phase=phase,
-                                   message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")])
+def _error_packet(phase: str, exc: BaseException, rt: Runtime, tools: PhaseTools, attempt: int) -> PhasePacket:
+    """An internal error still yields a committed, flagged result: the phase is not established (its agent failed),
+    never judged; the gate keeps what acquisition settles mechanically."""
+    ev = rt.store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
+                      f"internal error in {phase}: {exc}", EvidenceLevel.E0)
+    flag = Flag(severity="high", code="phase-error", phase=phase,
+                message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")
+    return failed_packet(phase, f"internal error: {type(exc).__name__}: {str(exc)[:200]} (see {ev.path})", tools,
+                         rt.rubric.registry.gate_phase, attempt, [ev.id], [flag])
 
 
 def make_phase_node(phase: str, rt: Runtime):
@@ -98,12 +99,13 @@ def make_phase_node(phase: str, rt: Runtime):
         rt.progress(phase, "start", f"attempt {attempt}")
         ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric,
                            feedback=list(state.get("feedback") or []), attempt=attempt)
-        error = False
+        tools = PhaseTools(rt.tools, phase, skill.tool_scope)
         try:
-            packet = rt.agent.run(skill, ctx, PhaseTools(rt.tools, phase, skill.tool_scope))
+            packet = rt.agent.run(skill, ctx, tools)
         except Exception as exc:  # noqa: BLE001 - any failure becomes a flagged phase result
-            gate_checks = rt.rubric.registry.gate_checks if phase == rt.rubric.registry.gate_phase else ()
-            packet, error = _error_packet(phase, exc, rt.store, attempt, gate_checks), True
+            packet = _error_packet(phase, exc, rt, tools, attempt)
+        # a phase whose agent failed claims nothing: there is nothing for the checker to accept or reject
+        error = packet.agent_failure is not None and packet.reviewed_by is None
         # Working memory: every attempt is kept for audit but never cited by the report.
         rt.store.write_working(phase, f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
         attempts[phase] = attempt
@@ -130,7 +132,8 @@ def make_check_node(phase: str, rt: Runtime):
                 packet = rt.checker.downgrade(packet, result.reasons)
         rt.store.commit_packet(packet)
         crash_point(f"commit:{phase}")  # after the packet lands, before the checkpoint records it
-        rt.progress(phase, "committed", packet.score.value if packet.score else "")
+        rt.progress(phase, "committed", "agent failed" if packet.agent_failure and not packet.reviewed_by
+                    else packet.score.value if packet.score else "")
         update: dict = {"verdict": "commit", "feedback": [], "pending": None, "committed": [phase]}
         if phase == rt.rubric.registry.gate_phase:
             update["gate_passed"] = bool(packet.gate) and all(packet.gate.values())
