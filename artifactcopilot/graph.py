@@ -129,7 +129,8 @@ def make_check_node(phase: str, rt: Runtime):
                 if attempt < rt.max_attempts:
                     rt.progress(phase, "rejected", "; ".join(result.reasons))
                     return {"verdict": "retry", "feedback": result.reasons, "pending": None}
-                packet = rt.checker.downgrade(packet, result.reasons)
+                packet = _invalid_to_the_end(phase, packet, result.reasons, rt, state, attempt) \
+                    or rt.checker.downgrade(packet, result.reasons)
         rt.store.commit_packet(packet)
         crash_point(f"commit:{phase}")  # after the packet lands, before the checkpoint records it
         rt.progress(phase, "committed", "agent failed" if packet.agent_failure and not packet.reviewed_by
@@ -140,6 +141,31 @@ def make_check_node(phase: str, rt: Runtime):
         return update
 
     return node
+
+
+INVALID = ("schema:", "contract:")
+"""Checker reasons that say a packet is malformed, not that its claims go beyond its evidence."""
+
+
+def _invalid_to_the_end(phase: str, packet: PhasePacket, reasons: list[str], rt: Runtime, state: ReviewState,
+                        attempt: int) -> PhasePacket | None:
+    """The agent's last packet is still malformed (not merely over-claiming): the agent failed, which is no verdict.
+    An agent with a stand-in (`--agent auto`) has the offline reviewer review the phase instead; None when the packet
+    is well-formed and the checker's downgrade applies."""
+    bad = [r for r in reasons if r.startswith(INVALID)]
+    if not bad:
+        return None
+    skill = rt.skills[phase]
+    tools = PhaseTools(rt.tools, phase, skill.tool_scope)
+    reason = f"no valid packet in {attempt} attempts ({'; '.join(bad)[:240]})"
+    stand_in = getattr(rt.agent, "stand_in", None)
+    if stand_in is None:
+        return failed_packet(phase, reason, tools, rt.rubric.registry.gate_phase, attempt,
+                             [e for e in packet.evidence if rt.store.get(e) is not None])
+    ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric, attempt=attempt)
+    packet = stand_in(skill, ctx, tools, reason)
+    result = rt.checker.check(packet, skill)
+    return packet if result.accepted else rt.checker.downgrade(packet, result.reasons)
 
 
 def make_report_node(rt: Runtime):

@@ -145,7 +145,7 @@ class ContextBudget:
     counter: TokenCounter
     max_output: int = 2048
     scale: float = 1.0
-    """Server-reported prompt tokens over counted ones, when the server counted more (never below 1)."""
+    """Server-reported prompt tokens over counted ones (with a margin), from the last call or context error."""
     learned: list[str] = field(default_factory=list)
 
     @classmethod
@@ -186,9 +186,11 @@ class ContextBudget:
         return max(1, min(self.max_output, self.window - prompt_tokens - (16 + self.window // 32)))
 
     def observe(self, counted: int, reported: int) -> None:
-        """The server counted `reported` prompt tokens where we counted `counted`: keep the larger ratio."""
-        if counted > 0 and reported > counted * self.scale:
-            self.scale = min(4.0, reported / (counted / self.scale))
+        """The server counted `reported` prompt tokens where we counted `counted` (scaled): from now on our counts
+        follow the server's, with a margin (a server's count includes its chat template and tool rendering)."""
+        raw = counted / self.scale
+        if raw > 0 and reported > 0:
+            self.scale = min(4.0, max(0.5, reported * 1.05 / raw))
 
     def learn(self, error: str, counted: int) -> None:
         """What a context-length error says: the window, and how many tokens the prompt really had."""

@@ -46,7 +46,11 @@ def badges_not_established(trace: list[TraceStep], badges: dict[str, bool], fail
                 dep = fact.removeprefix("badge.")
                 unknown |= dep in blocked
                 refuted |= dep not in blocked
-            elif step.value is None and _phase_of(fact, rubric) & failed:
+            elif (phases := _phase_of(fact, rubric)) & failed and (
+                    step.value is None or phases != {rubric.registry.gate_phase}):
+                # a failed dimension established nothing (its facts are defaults), and the review's evidence level
+                # is the highest its workflow phases reached: a failed one might have reached more. Gate checks
+                # acquisition recorded still count.
                 unknown = True
             else:
                 refuted = True

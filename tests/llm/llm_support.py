@@ -331,8 +331,11 @@ class FakeOpenAI:
     `tokenizer` serves /extras/tokenize/count as llama-cpp-python does."""
 
     def __init__(self, policy: Callable[[list[BaseMessage]], AIMessage], errors: list[int] | None = None,
-                 window: int | None = None, report_window: bool = False, tokenizer: bool = False):
+                 window: int | None = None, report_window: bool = False, tokenizer: bool = False,
+                 fail: dict[str, int] | None = None):
         self.policy, self.errors, self.requests = policy, list(errors or []), []
+        self.fail = dict(fail or {})
+        """Phase -> HTTP status answered to every request of that phase (400 as a context-length refusal)."""
         self.window, self.report_window, self.tokenizer = window, report_window, tokenizer
         self.refused: list[int] = []
         """Prompt sizes (server tokens) refused as too long."""
@@ -379,7 +382,15 @@ class FakeOpenAI:
                     return self._send(
                         status, {"error": {"message": f"scripted {status}", "type": "test"}}, {"Retry-After": "0"}
                     )
-                reply = outer.policy([to_langchain(m) for m in body["messages"]])
+                messages = [to_langchain(m) for m in body["messages"]]
+                status = outer.fail.get(phase_of(messages)[0])
+                if status == 400:
+                    return self._send(400, {"error": {"type": "invalid_request_error", "message": (
+                        "Input is too long for this model: the prompt does not fit its context.")}})
+                if status:
+                    return self._send(status, {"error": {"message": f"scripted {status}", "type": "test"}},
+                                      {"Retry-After": "0"})
+                reply = outer.policy(messages)
                 self._send(200, to_openai(reply, body.get("model", "gpt-4o-mini")))
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -30,7 +30,7 @@ LIMIT_TEXT = {
     "steps": "submitted no valid packet within its step limit",
     "cost": "stopped at the review's cost limit",
     "wall": "stopped at the review's wall-clock limit",
-    "unavailable": "could not reach the model",
+    "unavailable": "got no answer from the model endpoint",
     "refused": "was refused by the model endpoint",
     "context": "could not fit the phase into the model's context window",
 }
