@@ -20,6 +20,18 @@ def _scores(m: dict) -> str:
     return f"{pct(m['accuracy'])} | {pct(m['precision'])} | {pct(m['recall'])} | {pct(m['f1'])} |"
 
 
+def _agent_failures(af: dict) -> list[str]:
+    """Reviews whose agent failed a phase: counted apart, never as badge 'none'."""
+    if not (af.get("reviews") or af.get("fallback")):
+        return []
+    phases = ", ".join(f"{p} {n}" for p, n in (af.get("phases") or {}).items()) or "–"
+    return ["## Agent failures (not verdicts)", "",
+            f"- reviews in which the agent failed a phase: {af['reviews']} (phases: {phases})",
+            f"- of those, badge only a lower bound (left out of the agreement figures, not counted as "
+            f"'none'): {af['not_a_verdict']}",
+            f"- reviews with phases reviewed offline after the agent failed (flagged): {af['fallback']}", ""]
+
+
 def render_summary_md(s: dict) -> str:
     lines = [f"# Batch summary ({s['completed']}/{s['n']} artifacts reviewed)", ""]
     if s["stopped"]["reason"] == "max-cost":
@@ -62,14 +74,7 @@ def render_summary_md(s: dict) -> str:
               + (f", ${c['mean_usd']:.4f} per review" if c["mean_usd"] is not None else ""),
               f"- time: {c['total_s']:.1f} s of review time"
               + (f", {c['mean_s']:.2f} s per review" if c["mean_s"] is not None else ""), ""]
-    af = s.get("agent_failures") or {}
-    if af.get("reviews") or af.get("fallback"):
-        phases = ", ".join(f"{p} {n}" for p, n in (af.get("phases") or {}).items()) or "–"
-        lines += ["## Agent failures (not verdicts)", "",
-                  f"- reviews in which the agent failed a phase: {af['reviews']} (phases: {phases})",
-                  f"- of those, badge only a lower bound (left out of the agreement figures, not counted as "
-                  f"'none'): {af['not_a_verdict']}",
-                  f"- reviews with phases reviewed offline after the agent failed (flagged): {af['fallback']}", ""]
+    lines += _agent_failures(s.get("agent_failures") or {})
     if s["failures"]:
         lines += ["## Failed reviews", "", "| Artifact | Run | Kind | Message |", "|---|---|---|---|"]
         lines += [f"| {_cell(f['id'])} | {f['run']} | {f['kind']} | {_cell(f['message'][:200])} |"

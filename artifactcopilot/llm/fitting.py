@@ -58,6 +58,8 @@ class Fitter:
     shrink: Callable[[list[BaseMessage]], bool] | None = None
     """Re-renders the opening prompt smaller in place; False when it is as small as it gets."""
     slim: bool = False
+    local: bool = False
+    """A self-hosted endpoint (a base URL is set): the completion limit goes as max_tokens too."""
     compactions: int = 0
     _bound: dict = field(default_factory=dict, repr=False)
 
@@ -95,7 +97,9 @@ class Fitter:
                 raise DoesNotFit(f"{tokens} prompt tokens after every compaction; the window is {self.budget.window} "
                                  f"tokens ({self.budget.source}), {limit} of them for the prompt")
             tokens = self.count(messages)
-        return {"max_tokens": self.budget.output_tokens(tokens)}
+        most = self.budget.output_tokens(tokens)
+        # sent as max_completion_tokens by the client; local servers that read only max_tokens get it too
+        return {"max_tokens": most, "extra_body": {"max_tokens": most}} if self.local else {"max_tokens": most}
 
     def after_error(self, exc: BaseException, messages: list[BaseMessage], transcript: Transcript) -> bool:
         """A context-length error: learn the window from it and compact; False when nothing is left to remove."""

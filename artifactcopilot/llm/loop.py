@@ -71,7 +71,7 @@ class ToolLoop:
         """Continue the conversation; messages[sent:] have not been logged yet. `messages` grows in place."""
         by_name = {t.name: t for t in self.tools}
         done = done or (lambda: self.final_called)
-        fitter = Fitter(self.caller.budget, self.tools, self.shrink)
+        fitter = Fitter(self.caller.budget, self.tools, self.shrink, local=bool(self.caller.settings.base_url))
         fitter.prefit(messages, transcript)
         step = 0
         try:
@@ -94,7 +94,9 @@ class ToolLoop:
                     if not is_context_error(exc):
                         return self._gave_up(exc, step + 1, transcript, "refused")
                     if not fitter.after_error(exc, messages, transcript):
-                        raise DoesNotFit(f"{exc}"[:300]) from None
+                        window = self.caller.budget.window
+                        raise DoesNotFit(f"still too long after every compaction for the "
+                                         f"{f'{window}-token ' if window else ''}window ({exc})"[:400]) from None
                     continue  # compacted: the same step again
                 step += 1
                 self._observe(fitter, messages, reply)
