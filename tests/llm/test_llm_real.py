@@ -179,13 +179,14 @@ def test_every_phase_fits_a_4096_token_window(llama_server, tmp_path, monkeypatc
     case = ROOT / "tests/fixtures/corpus/reusable-full"
     for key in [k for k in os.environ if k.startswith(("OPENAI_", "COPILOT_LLM_"))]:
         monkeypatch.delenv(key)
-    for key, value in dict(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="320",
-                           COPILOT_LLM_TIMEOUT="240", COPILOT_LLM_WALL_S="900", COPILOT_LLM_VERIFY="0",
-                           COPILOT_LLM_CONTEXT_TOKENS="4096").items():
+    # one forced packet per phase and a short completion keep it to six model calls
+    for key, value in dict(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_MAX_TOKENS="256",
+                           COPILOT_LLM_TIMEOUT="600", COPILOT_LLM_WALL_S="3000", COPILOT_LLM_VERIFY="0").items():
         monkeypatch.setenv(key, value)
     out = tmp_path / "fit"
     report, _ = run_review(ReviewRequest(paper=case / "paper.md", artifact=str(case / "artifact"), out=out,
-                                         agent="llm", model="gemma3-270m", max_steps=2, max_attempts=1))
+                                         agent="llm", model="gemma3-270m", max_steps=1, max_attempts=1,
+                                         context_tokens=4096))
     logs = sorted((out / "transcripts").glob("*.jsonl"))
     events = [json.loads(line) for t in logs for line in t.read_text().splitlines()]
     responses = [e for e in events if e["event"] == "response"]
@@ -193,7 +194,7 @@ def test_every_phase_fits_a_4096_token_window(llama_server, tmp_path, monkeypatc
     assert phases == {"gate", "D1", "D2", "D3", "D4", "D5"}  # the model answered in every phase
     assert not [e for e in events if e["event"] == "context-error"]
     assert not [f for f in report.agent_failures if "context window" in f.reason]
-    assert max(e["input_tokens"] for e in responses) + 320 <= 4096
+    assert max(e["input_tokens"] for e in responses) + 256 <= 4096
     flag = next(f for f in report.flags if f.code == "llm-context")
     assert "4096 tokens" in flag.message and "server tokenizer" in flag.message
     # a gate the model could not decide keeps what acquisition shows (fetched and listed, a README) and says the
