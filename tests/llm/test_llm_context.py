@@ -124,8 +124,11 @@ def test_a_review_against_a_small_reported_window_is_fitted_before_it_is_sent(tm
     assert refused == [] and not report["agent_failures"]
     assert report["badge"] == "reusable"  # what the careful reviewer reaches with the whole context
     assert all(r["max_tokens"] <= 5000 for r in sent)
-    flag = next(f for f in report["flags"] if f["code"] == "llm-context")
+    flag = next(f for f in report["flags"] if f["code"] == "llm-context-window")
     assert "5000 tokens from the endpoint's /props" in flag["message"] and "server tokenizer" in flag["message"]
     events = [json.loads(line) for t in sorted(Path(tmp_path / "run" / "transcripts").glob("*.jsonl"))
               for line in t.read_text().splitlines()]
     assert any(e["event"] == "compacted" and e["what"] == "opening-prompt" for e in events)
+    counted = [f for f in report["flags"] if f["code"] == "llm-compacted"]  # counted, per phase, in the report
+    assert counted and sum(int(f["message"].split("compacted ")[1].split(" time")[0]) for f in counted) == sum(
+        1 for e in events if e["event"] == "compacted")

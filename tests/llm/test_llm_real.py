@@ -195,7 +195,7 @@ def test_every_phase_fits_a_4096_token_window(llama_server, tmp_path, monkeypatc
     assert not [e for e in events if e["event"] == "context-error"]
     assert not [f for f in report.agent_failures if "context window" in f.reason]
     assert max(e["input_tokens"] for e in responses) + 256 <= 4096
-    flag = next(f for f in report.flags if f.code == "llm-context")
+    flag = next(f for f in report.flags if f.code == "llm-context-window")
     assert "4096 tokens" in flag.message and "server tokenizer" in flag.message
     # a gate the model could not decide keeps what acquisition shows (fetched and listed, a README) and says the
     # rest is not established; it never reads '✗ failed'

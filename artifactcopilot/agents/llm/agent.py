@@ -80,9 +80,18 @@ class LLMReviewAgent:
         )
         outcome = loop.run(messages, transcript, done=lambda: box.submitted is not None)
         if box.submitted is not None:
-            return self._finish(box.submitted, context, tools, transcript)
-        stop = outcome.stop if outcome.stop in LIMIT_TEXT else "steps"
-        return self._failed(skill, context, tools, stop, transcript, outcome.error)
+            packet = self._finish(box.submitted, context, tools, transcript)
+        else:
+            stop = outcome.stop if outcome.stop in LIMIT_TEXT else "steps"
+            packet = self._failed(skill, context, tools, stop, transcript, outcome.error)
+        if loop.compactions:  # counted and logged: what the model did not see whole
+            budget = self.caller.budget
+            note = Flag(severity="info", code="llm-compacted", phase=phase,
+                        message=f"{phase}: the conversation was compacted {loop.compactions} time(s) to fit the "
+                                f"model's {budget.window or 'unknown'}-token context window ({budget.source}); "
+                                f"see transcripts/{transcript.name}.jsonl")
+            packet = packet.model_copy(update={"flags": packet.flags + [note]})
+        return packet
 
     def _finish(self, packet: PhasePacket, context: PhaseContext, tools, transcript: Transcript) -> PhasePacket:
         mine = [i.id for i in tools.store.interventions() if i.phase == packet.phase]

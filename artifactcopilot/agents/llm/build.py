@@ -30,7 +30,7 @@ def build_llm_agent(req) -> tuple[LLMReviewAgent | FallbackAgent, list[Flag]]:
     ]
     window = f"{budget.window} tokens from {budget.source}" if budget.window else \
         "unknown (set COPILOT_LLM_CONTEXT_TOKENS or --context-tokens; fitted once the server names it)"
-    flags.append(Flag(severity="info", code="llm-context",
+    flags.append(Flag(severity="info", code="llm-context-window",
                       message=f"context window: {window}; tokens counted by "
                               f"{'the server tokenizer' if budget.counter.exact else 'a conservative estimate'}"))
     if not settings.price.known:
