@@ -132,3 +132,14 @@ def test_a_review_against_a_small_reported_window_is_fitted_before_it_is_sent(tm
     counted = [f for f in report["flags"] if f["code"] == "llm-compacted"]  # counted, per phase, in the report
     assert counted and sum(int(f["message"].split("compacted ")[1].split(" time")[0]) for f in counted) == sum(
         1 for e in events if e["event"] == "compacted")
+
+
+def test_a_context_setting_too_small_to_review_with_is_a_usage_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from artifactcopilot.cli import app
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "wordfreq"
+    result = CliRunner().invoke(app, ["review", str(root / "paper.md"), str(root / "artifact"), "--out",
+                                      str(tmp_path / "x"), "--agent", "llm", "--context-tokens", "100"])
+    assert result.exit_code == 2 and "--context-tokens must be at least 512" in result.output
