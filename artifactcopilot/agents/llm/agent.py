@@ -130,7 +130,8 @@ class LLMReviewAgent:
         phase = skill.phase
         why = f"the LLM agent {LIMIT_TEXT[limit]}"
         if limit == "steps":
-            why += f" ({self.settings.max_steps} steps)"
+            n = self.settings.max_steps
+            why += f" ({n} step{'' if n == 1 else 's'})"
         elif limit in LIMIT_CODE:
             why += f" ({reason or self.caller.down})"
         flag = Flag(severity="high", code=LIMIT_CODE.get(limit, f"llm-{limit}-limit"), phase=phase,
