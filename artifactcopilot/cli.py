@@ -123,6 +123,10 @@ def review(
                                                         "is ever removed).")] = False,
     model: Annotated[str | None, typer.Option(metavar="NAME", help="LLM model name (OpenAI-compatible endpoint "
                                                                   "from OPENAI_BASE_URL).")] = None,
+    context_tokens: Annotated[int | None, typer.Option(
+        "--context-tokens", metavar="N", show_default=False,
+        help="The LLM's context window in tokens (default: what a vLLM / llama.cpp / Ollama endpoint reports, or "
+             "COPILOT_LLM_CONTEXT_TOKENS); prompts are fitted to it.")] = None,
     cache_dir: Annotated[Path | None, typer.Option("--cache-dir", metavar="DIR",
                                                    help="Download cache for remote artifacts.")] = None,
     image: Annotated[str | None, typer.Option(metavar="IMAGE", help="Base image for the Docker sandbox.")] = None,
@@ -135,7 +139,7 @@ def review(
     report.md, report.html and report.json (and the evidence) into the run directory."""
     args = ReviewArgs(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout=timeout,
                       max_steps=max_steps, max_cost=max_cost, max_minutes=max_minutes, resume=resume, force=force,
-                      model=model, cache_dir=cache_dir, image=image)
+                      model=model, cache_dir=cache_dir, image=image, context_tokens=context_tokens)
     try:
         check_args(args)
         if artifact is None:
@@ -174,7 +178,8 @@ def _run_review(args: ReviewArgs, artifact: str, out: Path, mode: str, quiet: bo
             request = ReviewRequest(paper=args.paper, artifact=artifact, out=out, agent=args.agent,
                                     sandbox=args.sandbox, timeout_s=args.timeout, resume=args.resume, force=args.force,
                                     model=args.model, max_steps=args.max_steps, max_cost=args.max_cost,
-                                    max_minutes=args.max_minutes, cache_dir=args.cache_dir, image=args.image)
+                                    max_minutes=args.max_minutes, cache_dir=args.cache_dir, image=args.image,
+                                    context_tokens=args.context_tokens)
             # Started from a script in the background, the review inherits an ignored SIGINT: Ctrl-C and kill -INT
             # still stop it.
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -208,8 +213,14 @@ def outcome_lines(report, out: Path, paths: dict[str, Path]) -> list[str]:
     if failure is not None:
         lines.append(f"gate failed: the artifact could not be acquired ({failure.cause}): {failure.reason}")
         lines.append(f"what to do: {failure.advice}")
-    elif report.gate and not all(g.passed for g in report.gate.values()):
+    elif report.gate and not all(g.passed for g in report.gate.values() if not g.agent_failure):
         lines.append("gate failed: " + "; ".join(gate_notes(out)))
+    for f in report.agent_failures:  # a failure of the review, never a verdict on the artifact
+        lines.append(f"{f.phase}: the agent failed ({f.reason}); " + (
+            f"reviewed by the {f.fallback} reviewer instead (flagged)" if f.fallback else "not established"))
+    if report.badges_not_established:
+        lines.append(f"not a verdict: {', '.join(report.badges_not_established)} not established because the agent "
+                     "failed; the badge is a lower bound")
     lines.append(f"report: {paths['md']}  (also {paths['html'].name}, {paths['json'].name})")
     return lines
 

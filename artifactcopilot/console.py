@@ -101,6 +101,7 @@ class ReviewArgs:
     model: str | None = None
     cache_dir: Path | None = None
     image: str | None = None
+    context_tokens: int | None = None
 
 
 def check_args(a: ReviewArgs) -> None:
@@ -109,6 +110,9 @@ def check_args(a: ReviewArgs) -> None:
         raise UsageError(f"--timeout must be a positive number of seconds, not {a.timeout:g}")
     if a.max_steps <= 0:
         raise UsageError(f"--max-steps must be a positive number, not {a.max_steps}")
+    if a.context_tokens is not None and a.context_tokens < 512:
+        raise UsageError(f"--context-tokens must be at least 512, not {a.context_tokens}",
+                         "give the context window the model server is started with, e.g. 4096")
     if a.max_cost < 0:
         raise UsageError(f"--max-cost must not be negative, not {a.max_cost:g}")
     if a.max_minutes is not None and a.max_minutes <= 0:
@@ -179,7 +183,7 @@ def resume_command(a: ReviewArgs, out: Path, used: dict | None = None) -> str:
             "--sandbox", sandbox, "--agent", agent]
     optional = [("--model", a.model), ("--timeout", _num(a.timeout, 1800.0)), ("--max-steps", _num(a.max_steps, 30)),
                 ("--max-cost", _num(a.max_cost, 1.0)), ("--max-minutes", _num(a.max_minutes, None)),
-                ("--image", a.image), ("--cache-dir", a.cache_dir)]
+                ("--image", a.image), ("--cache-dir", a.cache_dir), ("--context-tokens", a.context_tokens)]
     args += [str(x) for flag, value in optional if value is not None for x in (flag, value)]
     return shlex.join(args)
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from .agents.base import Agent, PhaseContext
+from .agents.failed import failed_packet
 from .evidence import EvidenceStore
 from .faults import crash_point
 from .models import EvidenceLevel, Flag, PhasePacket
@@ -74,15 +75,15 @@ def route_after_check(state: ReviewState) -> Literal["retry", "next", "report"]:
     return "next"
 
 
-def _error_packet(phase: str, exc: BaseException, store: EvidenceStore, attempt: int,
-                  gate_checks: tuple[str, ...] = ()) -> PhasePacket:
-    """An internal error still yields a committed, flagged result; nothing is inferred from it."""
-    ev = store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
-                   f"internal error in {phase}: {exc}", EvidenceLevel.E0)
-    return PhasePacket(phase=phase, gate=dict.fromkeys(gate_checks, False),
-                       evidence=[ev.id], summary=f"The phase failed with an internal error: {exc}", attempt=attempt,
-                       flags=[Flag(severity="high", code="phase-error", phase=phase,
-                                   message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")])
+def _error_packet(phase: str, exc: BaseException, rt: Runtime, tools: PhaseTools, attempt: int) -> PhasePacket:
+    """An internal error still yields a committed, flagged result: the phase is not established (its agent failed),
+    never judged; the gate keeps what acquisition settles mechanically."""
+    ev = rt.store.add(phase, "error", "phase-error.txt", "".join(traceback.format_exception(exc)),
+                      f"internal error in {phase}: {exc}", EvidenceLevel.E0)
+    flag = Flag(severity="high", code="phase-error", phase=phase,
+                message=f"internal error: {type(exc).__name__}: {exc} (see {ev.path})")
+    return failed_packet(phase, f"internal error: {type(exc).__name__}: {str(exc)[:200]} (see {ev.path})", tools,
+                         rt.rubric.registry.gate_phase, attempt, [ev.id], [flag])
 
 
 def make_phase_node(phase: str, rt: Runtime):
@@ -98,12 +99,13 @@ def make_phase_node(phase: str, rt: Runtime):
         rt.progress(phase, "start", f"attempt {attempt}")
         ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric,
                            feedback=list(state.get("feedback") or []), attempt=attempt)
-        error = False
+        tools = PhaseTools(rt.tools, phase, skill.tool_scope)
         try:
-            packet = rt.agent.run(skill, ctx, PhaseTools(rt.tools, phase, skill.tool_scope))
+            packet = rt.agent.run(skill, ctx, tools)
         except Exception as exc:  # noqa: BLE001 - any failure becomes a flagged phase result
-            gate_checks = rt.rubric.registry.gate_checks if phase == rt.rubric.registry.gate_phase else ()
-            packet, error = _error_packet(phase, exc, rt.store, attempt, gate_checks), True
+            packet = _error_packet(phase, exc, rt, tools, attempt)
+        # a phase whose agent failed claims nothing: there is nothing for the checker to accept or reject
+        error = packet.agent_failure is not None and packet.reviewed_by is None
         # Working memory: every attempt is kept for audit but never cited by the report.
         rt.store.write_working(phase, f"attempt-{attempt}.json", packet.model_dump_json(indent=2))
         attempts[phase] = attempt
@@ -127,16 +129,43 @@ def make_check_node(phase: str, rt: Runtime):
                 if attempt < rt.max_attempts:
                     rt.progress(phase, "rejected", "; ".join(result.reasons))
                     return {"verdict": "retry", "feedback": result.reasons, "pending": None}
-                packet = rt.checker.downgrade(packet, result.reasons)
+                packet = _invalid_to_the_end(phase, packet, result.reasons, rt, state, attempt) \
+                    or rt.checker.downgrade(packet, result.reasons)
         rt.store.commit_packet(packet)
         crash_point(f"commit:{phase}")  # after the packet lands, before the checkpoint records it
-        rt.progress(phase, "committed", packet.score.value if packet.score else "")
+        rt.progress(phase, "committed", "agent failed" if packet.agent_failure and not packet.reviewed_by
+                    else packet.score.value if packet.score else "")
         update: dict = {"verdict": "commit", "feedback": [], "pending": None, "committed": [phase]}
         if phase == rt.rubric.registry.gate_phase:
             update["gate_passed"] = bool(packet.gate) and all(packet.gate.values())
         return update
 
     return node
+
+
+INVALID = ("schema:", "contract:")
+"""Checker reasons that say a packet is malformed, not that its claims go beyond its evidence."""
+
+
+def _invalid_to_the_end(phase: str, packet: PhasePacket, reasons: list[str], rt: Runtime, state: ReviewState,
+                        attempt: int) -> PhasePacket | None:
+    """The agent's last packet is still malformed (not merely over-claiming): the agent failed, which is no verdict.
+    An agent with a stand-in (`--agent auto`) has the offline reviewer review the phase instead; None when the packet
+    is well-formed and the checker's downgrade applies."""
+    bad = [r for r in reasons if r.startswith(INVALID)]
+    if not bad:
+        return None
+    skill = rt.skills[phase]
+    tools = PhaseTools(rt.tools, phase, skill.tool_scope)
+    reason = f"no valid packet in {attempt} attempts ({'; '.join(bad)[:240]})"
+    stand_in = getattr(rt.agent, "stand_in", None)
+    if stand_in is None:
+        return failed_packet(phase, reason, tools, rt.rubric.registry.gate_phase, attempt,
+                             [e for e in packet.evidence if rt.store.get(e) is not None])
+    ctx = PhaseContext(phase=phase, packets=rt.store.packets(), rubric=rt.rubric, attempt=attempt)
+    packet = stand_in(skill, ctx, tools, reason)
+    result = rt.checker.check(packet, skill)
+    return packet if result.accepted else rt.checker.downgrade(packet, result.reasons)
 
 
 def make_report_node(rt: Runtime):

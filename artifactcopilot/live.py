@@ -117,6 +117,8 @@ class ReviewProgress:
     def mark(self, phase: str, detail: str) -> tuple[str, str]:
         if detail in SCORE_MARKS:
             return SCORE_MARKS[detail], detail
+        if detail == "agent failed":  # not established: neither passed nor failed, no score
+            return "!", "not established — the agent failed"
         if phase == self.gate_phase:
             passed = self.gate_outcome()
             if passed is not None:

@@ -171,6 +171,13 @@ class PhasePacket(Strict):
     summary: str = Field("", description="One paragraph for the report.")
     flags: list[Flag] = Field(default_factory=list)
     attempt: int = Field(1, description="1-based attempt that produced this packet.")
+    agent_failure: str | None = Field(
+        None, description="Set when the phase's agent failed (context window, endpoint, repeated invalid packets, "
+                          "budget): why. The phase is then not established, not judged, unless `reviewed_by` names "
+                          "who reviewed it instead; gate checks acquisition settles mechanically still stand.")
+    reviewed_by: str | None = Field(
+        None, description="Who produced this packet when the review's agent failed: 'heuristic' when the offline "
+                          "reviewer stood in (--agent auto).")
 
     def item(self, item_id: str) -> ChecklistItem | None:
         return next((c for c in self.checklist if c.item == item_id), None)
@@ -179,6 +186,8 @@ class PhasePacket(Strict):
 class GateResult(Strict):
     passed: bool
     evidence: list[str] = Field(default_factory=list)
+    agent_failure: str | None = Field(
+        None, description="Not established because the gate's agent failed: why (then `passed` is no verdict).")
 
 
 class DimensionResult(Strict):
@@ -187,6 +196,20 @@ class DimensionResult(Strict):
     evidence: list[str] = Field(default_factory=list)
     evidence_level: EvidenceLevel = EvidenceLevel.E0
     summary: str = ""
+    agent_failure: str | None = Field(
+        None, description="The phase's agent failed: why. Without `reviewed_by` the dimension is not established "
+                          "(score None), not rejected.")
+    reviewed_by: str | None = Field(
+        None, description="'heuristic' when the offline reviewer reviewed the phase after the agent failed.")
+
+
+class AgentFailure(Strict):
+    """A phase whose agent failed: a failure of the review, never a verdict on the artifact."""
+
+    phase: str
+    reason: str = Field(description="What failed: context window, endpoint, invalid packets, budget, internal error.")
+    fallback: str | None = Field(None, description="Who reviewed the phase instead ('heuristic'), or None: the "
+                                                   "phase is not established.")
 
 
 class TraceStep(Strict):
@@ -230,4 +253,9 @@ class Report(Strict):
     evidence: list[Evidence] = Field(default_factory=list, description="Every committed evidence record.")
     not_established: list[str] = Field(default_factory=list, description="What the review could not establish.")
     next_badge: list[str] = Field(default_factory=list, description="What authors could do to reach the next badge.")
+    agent_failures: list[AgentFailure] = Field(
+        default_factory=list, description="Phases whose agent failed; without a fallback they are not established.")
+    badges_not_established: list[str] = Field(
+        default_factory=list, description="Badges not awarded only because a phase they need was not established "
+                                          "(its agent failed): no verdict on the artifact, the badge is a lower bound.")
     created_at: str = Field(default_factory=utcnow)

@@ -68,6 +68,8 @@ class ReviewRequest:
     (default: REVIEW_BUDGET_S)."""
     force: bool = False
     """Replace the review already in `out` (refused unless `out` is a run directory)."""
+    context_tokens: int | None = None
+    """The LLM's context window in tokens (default: what the endpoint reports, or COPILOT_LLM_CONTEXT_TOKENS)."""
 
 
 def resolve_agent(req: ReviewRequest):

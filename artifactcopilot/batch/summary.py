@@ -28,6 +28,9 @@ def _attention(row: dict, runs: list[dict]) -> tuple[list[str], int]:
         priority += 100
     elif row["status"] == "missing":
         return ["not reviewed yet"], 1
+    if row["agent_failed"]:
+        reasons.append("the agent failed: " + "; ".join(f"{p} ({why[:80]})" for p, why in row["agent_failed"].items()))
+        priority += 60
     if row["human"] and row["predicted"] and row["human"] != row["predicted"]:
         reasons.append(f"predicted {row['predicted']}, human {row['human']}")
         priority += 50
@@ -61,6 +64,8 @@ def _artifact_row(entry: ManifestRow, runs: list[dict | None], keys: list[str]) 
         "flag_codes": list(first.get("flag_codes", [])) if first else [],
         "cost_usd": round(sum(float(r.get("cost_usd") or 0) for r in recorded), 6),
         "time_s": round(sum(float(r.get("time_s") or 0) for r in recorded), 3),
+        "agent_failed": dict(first.get("agent_failed") or {}) if first else {},
+        "agent_fallback": list(first.get("agent_fallback") or []) if first else [],
     }
     row["attention"], row["priority"] = _attention(row, [r for r in runs if r])
     return row
@@ -77,14 +82,30 @@ def _run_metrics(entries: list[ManifestRow], outcomes: dict[str, list[dict | Non
     dims: dict[str, list[tuple[str | None, str | None]]] = {d: [] for d in registry().dimensions}
     for entry in entries:
         outcome = outcomes[entry.id][run - 1]
-        if not entry.human_badge or not outcome or outcome.get("status") != "ok":
-            continue
+        if not entry.human_badge or not outcome or outcome.get("status") != "ok" or not_a_verdict(outcome):
+            continue  # a badge capped by an agent failure is no prediction: counted under agent_failures
         pairs.append((outcome["badge"], entry.human_badge))
         if _dimension_labelled(entry):
             for d in registry().dimensions:
                 dims[d].append((outcome["dimensions"].get(d), entry.human_dimensions[d]))
     badge = metrics.badge_metrics(pairs)
     return {**badge, "gate": metrics.gate_metrics(pairs), "dimensions": metrics.dimension_metrics(dims)}
+
+
+def not_a_verdict(outcome: dict) -> bool:
+    """The review's badge is a lower bound: a badge was not established because its agent failed."""
+    return bool(outcome.get("agent_failed") and outcome.get("badges_not_established"))
+
+
+def _agent_failures(rows: list[dict], outcomes: dict[str, list[dict | None]]) -> dict:
+    phases: dict[str, int] = {}
+    for row in rows:
+        for phase in row["agent_failed"]:
+            phases[phase] = phases.get(phase, 0) + 1
+    firsts = [next((o for o in runs if o and o.get("status") == "ok"), None) for runs in outcomes.values()]
+    return {"reviews": sum(1 for r in rows if r["agent_failed"]),
+            "not_a_verdict": sum(1 for o in firsts if o and not_a_verdict(o)),
+            "fallback": sum(1 for r in rows if r["agent_fallback"]), "phases": phases}
 
 
 def build_summary(entries: list[ManifestRow], root: Path, repeat: int, manifest: str,
@@ -115,6 +136,7 @@ def build_summary(entries: list[ManifestRow], root: Path, repeat: int, manifest:
                  "mean_usd": total_usd / len(done) if done else None,
                  "total_s": round(total_s, 3), "mean_s": total_s / len(done) if done else None},
         "failures": failures,
+        "agent_failures": _agent_failures(rows, outcomes),
         "stopped": {"reason": stopped,
                     "not_started": [k for e in entries for k, o in zip(keys[e.id], outcomes[e.id]) if o is None]},
         "artifacts": rows,

@@ -20,6 +20,18 @@ def _scores(m: dict) -> str:
     return f"{pct(m['accuracy'])} | {pct(m['precision'])} | {pct(m['recall'])} | {pct(m['f1'])} |"
 
 
+def _agent_failures(af: dict) -> list[str]:
+    """Reviews whose agent failed a phase: counted apart, never as badge 'none'."""
+    if not (af.get("reviews") or af.get("fallback")):
+        return []
+    phases = ", ".join(f"{p} {n}" for p, n in (af.get("phases") or {}).items()) or "–"
+    return ["## Agent failures (not verdicts)", "",
+            f"- reviews in which the agent failed a phase: {af['reviews']} (phases: {phases})",
+            f"- of those, badge only a lower bound (left out of the agreement figures, not counted as "
+            f"'none'): {af['not_a_verdict']}",
+            f"- reviews with phases reviewed offline after the agent failed (flagged): {af['fallback']}", ""]
+
+
 def render_summary_md(s: dict) -> str:
     lines = [f"# Batch summary ({s['completed']}/{s['n']} artifacts reviewed)", ""]
     if s["stopped"]["reason"] == "max-cost":
@@ -62,6 +74,7 @@ def render_summary_md(s: dict) -> str:
               + (f", ${c['mean_usd']:.4f} per review" if c["mean_usd"] is not None else ""),
               f"- time: {c['total_s']:.1f} s of review time"
               + (f", {c['mean_s']:.2f} s per review" if c["mean_s"] is not None else ""), ""]
+    lines += _agent_failures(s.get("agent_failures") or {})
     if s["failures"]:
         lines += ["## Failed reviews", "", "| Artifact | Run | Kind | Message |", "|---|---|---|---|"]
         lines += [f"| {_cell(f['id'])} | {f['run']} | {f['kind']} | {_cell(f['message'][:200])} |"
@@ -74,6 +87,7 @@ def render_summary_md(s: dict) -> str:
         dims = " ".join(a["dimensions"].get(d) or "–" for d in registry().dimensions) if a["dimensions"] else "–"
         conf = "–" if a["confidence"] is None else f"{a['confidence']:.2f}"
         report = f"[report]({a['report']})" if a["report"] else "–"
-        lines.append(f"| {_cell(a['id'])} | {a['predicted'] or a['status']} | {a['human'] or '–'} | {dims} | {conf} | "
+        predicted = (a["predicted"] or a["status"]) + (" (agent failed)" if a.get("agent_failed") else "")
+        lines.append(f"| {_cell(a['id'])} | {predicted} | {a['human'] or '–'} | {dims} | {conf} | "
                      f"{_cell('; '.join(a['attention'])) or '–'} | {report} |")
     return "\n".join(lines) + "\n"

@@ -107,6 +107,10 @@ class ArtifactRow(_Open):
     flag_codes: list[str] = Field(default_factory=list, description="Codes of high and medium flags.")
     cost_usd: float = Field(0.0, description="Cost of all runs of this artifact.")
     time_s: float = Field(0.0, description="Review time of all runs of this artifact.")
+    agent_failed: dict[str, str] = Field(
+        default_factory=dict, description="Phases whose agent failed with no fallback, and why (first completed run).")
+    agent_fallback: list[str] = Field(
+        default_factory=list, description="Phases the offline reviewer reviewed after the agent failed (first run).")
     attention: list[str] = Field(default_factory=list,
                                  description="Why a human should look (empty: nothing stands out).")
     priority: int = Field(0, description="Higher first: failure 100, disagreement 50, high flag 20, "
@@ -125,6 +129,18 @@ class Stop(_Open):
     reason: Literal["max-cost", "interrupted"] | None = Field(
         description="Why the last run stopped early (None: it did not).")
     not_started: list[str] = Field(default_factory=list, description="Review folders (id or id/run-k) not run yet.")
+
+
+class AgentFailures(_Open):
+    """Completed reviews in which the review's agent failed: counted apart, never as badge 'none'."""
+
+    reviews: int = Field(description="Artifacts whose first completed review had a phase whose agent failed, with "
+                                     "no fallback.")
+    not_a_verdict: int = Field(description="Of those, reviews whose badge is only a lower bound (a badge not "
+                                           "established because of the failure); left out of the agreement "
+                                           "figures.")
+    fallback: int = Field(description="Artifacts whose review had phases reviewed offline after the agent failed.")
+    phases: dict[str, int] = Field(default_factory=dict, description="Failed phases (no fallback) by phase.")
 
 
 class BatchSummary(_Open):
@@ -151,6 +167,9 @@ class BatchSummary(_Open):
     stability: Stability | None = Field(None, description="With --repeat K > 1.")
     cost: Totals
     failures: list[Failure] = Field(description="Reviews that did not complete, latest attempt.")
+    agent_failures: AgentFailures = Field(
+        default_factory=lambda: AgentFailures(reviews=0, not_a_verdict=0, fallback=0),
+        description="Completed reviews whose agent failed in a phase (not counted as badge 'none').")
     stopped: Stop
     artifacts: list[ArtifactRow] = Field(description="One row per manifest artifact, those needing a human first.")
 

@@ -70,6 +70,9 @@ def summarise(report) -> dict:
         "flag_codes": sorted({f.code for f in report.flags if f.severity in ("high", "medium")}),
         "cost_usd": report.cost.usd, "llm_calls": report.cost.llm_calls, "tokens": report.cost.tokens,
         "review_status": report.status,
+        "agent_failed": {f.phase: f.reason for f in report.agent_failures if not f.fallback},
+        "agent_fallback": [f.phase for f in report.agent_failures if f.fallback],
+        "badges_not_established": list(report.badges_not_established),
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import openai
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from .context import ContextBudget
 from .cost import CostMeter
 from .retry import status_of, with_retries
 from .settings import LLMSettings
@@ -26,14 +27,20 @@ class UnparsableResponse(Exception):
 class ModelCaller:
     """Settings, cost meter and retry policy shared by every model call of one review."""
 
-    def __init__(self, settings: LLMSettings, meter: CostMeter | None = None):
+    def __init__(self, settings: LLMSettings, meter: CostMeter | None = None, budget: ContextBudget | None = None):
         self.settings = settings
         self.meter = meter or CostMeter(settings.price, settings.max_cost_usd, settings.wall_limit_s)
+        self.budget = budget or ContextBudget.from_settings(settings)
+        """The model's context window and token counts, shared by every loop of the review."""
+        self.compactions = 0
+        """Times a conversation was compacted to fit the window (after a context-length error or before a call)."""
         self.down: str | None = None
         """Set once the endpoint proved unreachable: later loops stop at once instead of waiting again."""
 
-    def invoke(self, runnable, messages: list[BaseMessage], transcript: Transcript, sent: int = 0) -> AIMessage:
-        """Call the model with `messages`; messages[sent:] are new since the last call and are logged."""
+    def invoke(self, runnable, messages: list[BaseMessage], transcript: Transcript, sent: int = 0,
+               **options: Any) -> AIMessage:
+        """Call the model with `messages`; messages[sent:] are new since the last call and are logged. `options`
+        go with the request (e.g. max_tokens fitted to the window)."""
         transcript.write("prompt", messages=[message_record(m) for m in messages[sent:]])
 
         def on_retry(n: int, exc: BaseException, delay: float) -> None:
@@ -48,7 +55,7 @@ class ModelCaller:
         s = self.settings
         try:
             response = with_retries(
-                lambda: runnable.invoke(messages), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry
+                lambda: runnable.invoke(messages, **options), s.max_retries, s.backoff_s, s.backoff_max_s, on_retry
             )
         except (json.JSONDecodeError, KeyError, openai.APIResponseValidationError) as exc:
             self.meter.charge(None)  # the call happened and may have been billed; count it

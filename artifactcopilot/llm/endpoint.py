@@ -16,7 +16,9 @@ def make_chat_model(settings: LLMSettings):
     """A LangChain chat model for `settings`; its own retries are off because `ModelCaller` retries."""
     from langchain_openai import ChatOpenAI
 
-    kwargs = {"seed": settings.seed} if settings.seed is not None else {}
+    kwargs: dict = {"seed": settings.seed} if settings.seed is not None else {}
+    if settings.base_url:  # local servers (llama-cpp-python) read max_tokens, not the max_completion_tokens sent
+        kwargs["extra_body"] = {"max_tokens": settings.max_output_tokens}
     return ChatOpenAI(
         model=settings.model,
         base_url=settings.base_url,

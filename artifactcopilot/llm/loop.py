@@ -22,9 +22,12 @@ from pydantic import ValidationError
 
 from ..errors import CopilotError
 from .calls import ModelCaller, UnparsableResponse
+from .context import is_context_error
+from .cost import usage_of
+from .fitting import DoesNotFit, Fitter, pointer
 from .transcript import Transcript
 
-Stop = Literal["done", "steps", "cost", "wall", "unavailable"]
+Stop = Literal["done", "steps", "cost", "wall", "unavailable", "refused", "context"]
 GIVE_UP = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError, openai.InternalServerError)
 """Failures left after the caller's retries: the loop ends with 'unavailable'."""
 UNREACHABLE = (openai.APIConnectionError, openai.APITimeoutError)
@@ -35,11 +38,12 @@ TOOL_RESULT_CHARS = 20_000
 @dataclass
 class LoopResult:
     stop: Stop
-    """done: `done()` held; steps: the step limit; cost / wall: a review-wide limit; unavailable: no model."""
+    """done: `done()` held; steps: the step limit; cost / wall: a review-wide limit; unavailable: no model;
+    refused: the endpoint refused the request; context: the conversation does not fit the model's window."""
     steps: int
     """Model calls made in this run of the loop (a malformed or unreadable reply counts)."""
     error: str | None = None
-    """Why the model was unavailable."""
+    """Why the model was unavailable, refused or the conversation did not fit."""
 
 
 @dataclass
@@ -56,7 +60,10 @@ class ToolLoop:
     """What the tools belong to, as the model is told when it names another tool."""
     nudge: str = "Act only through tool calls."
     """Sent when a reply has no tool call."""
+    shrink: Callable[[list[BaseMessage]], bool] | None = None
+    """Re-renders the opening prompt smaller, in place, to fit the model's window (see fitting.py)."""
     final_called: bool = field(default=False, init=False)
+    compactions: int = field(default=0, init=False)
 
     def run(
         self, messages: list[BaseMessage], transcript: Transcript, done: Callable[[], bool] | None = None, sent: int = 0
@@ -64,33 +71,60 @@ class ToolLoop:
         """Continue the conversation; messages[sent:] have not been logged yet. `messages` grows in place."""
         by_name = {t.name: t for t in self.tools}
         done = done or (lambda: self.final_called)
-        bound = self.model.bind_tools(list(self.tools))
-        forced = bound
-        if self.final in by_name and self.max_steps > 1:
-            forced = self.model.bind_tools(list(self.tools), tool_choice=self.final)
-        for step in range(self.max_steps):
-            limit: Stop | None = "unavailable" if self.caller.down else self.caller.meter.exceeded()
-            if limit:
-                return LoopResult(limit, step, self.caller.down)
-            runnable = forced if step == self.max_steps - 1 else bound
-            try:
-                reply = self.caller.invoke(runnable, messages, transcript, sent)
-            except UnparsableResponse as exc:
-                messages.append(HumanMessage(f"Your last reply could not be read ({exc}). Reply with one tool call."))
-                sent = len(messages) - 1
-                continue
-            except GIVE_UP as exc:
-                reason = f"{type(exc).__name__}: {exc}"[:200]
-                if isinstance(exc, UNREACHABLE):
-                    self.caller.down = reason  # retries are spent on a dead endpoint: later loops do not wait again
-                transcript.write("error", error=reason)
-                return LoopResult("unavailable", step + 1, reason)
-            sent = len(messages)
-            messages.append(for_history(reply))
-            self._answer(reply, messages, by_name, transcript)
-            if done():
-                return LoopResult("done", step + 1)
-        return LoopResult("steps", self.max_steps)
+        fitter = Fitter(self.caller.budget, self.tools, self.shrink, local=bool(self.caller.settings.base_url))
+        fitter.prefit(messages, transcript)
+        step = 0
+        try:
+            while step < self.max_steps:
+                limit: Stop | None = "unavailable" if self.caller.down else self.caller.meter.exceeded()
+                if limit:
+                    return LoopResult(limit, step, self.caller.down)
+                last = step == self.max_steps - 1 and self.final in by_name and self.max_steps > 1
+                runnable = fitter.bind(self.model, self.final if last else None)
+                try:
+                    options = fitter.fit(messages, transcript)
+                    reply = self.caller.invoke(runnable, messages, transcript, sent, **options)
+                except UnparsableResponse as exc:
+                    messages.append(HumanMessage(f"Your last reply could not be read ({exc}). Reply with a tool call."))
+                    sent, step = len(messages) - 1, step + 1
+                    continue
+                except GIVE_UP as exc:  # before APIStatusError: rate limits and 5xx are left after the retries
+                    return self._gave_up(exc, step + 1, transcript, "unavailable")
+                except openai.APIStatusError as exc:
+                    if not is_context_error(exc):
+                        return self._gave_up(exc, step + 1, transcript, "refused")
+                    if not fitter.after_error(exc, messages, transcript):
+                        window = self.caller.budget.window
+                        raise DoesNotFit(f"still too long after every compaction for the "
+                                         f"{f'{window}-token ' if window else ''}window ({exc})"[:400]) from None
+                    continue  # compacted: the same step again
+                step += 1
+                self._observe(fitter, messages, reply)
+                sent = len(messages)
+                messages.append(for_history(reply))
+                self._answer(reply, messages, by_name, transcript)
+                if done():
+                    return LoopResult("done", step)
+            return LoopResult("steps", self.max_steps)
+        except DoesNotFit as exc:
+            transcript.write("error", error=f"context: {exc}")
+            return LoopResult("context", step, str(exc))
+        finally:
+            self.caller.compactions += fitter.compactions
+            self.compactions += fitter.compactions
+
+    def _gave_up(self, exc: BaseException, steps: int, transcript: Transcript, stop: Stop) -> LoopResult:
+        reason = f"{type(exc).__name__}: {exc}"[:300]
+        if isinstance(exc, UNREACHABLE):
+            self.caller.down = reason  # retries are spent on a dead endpoint: later loops do not wait again
+        transcript.write("error", error=reason)
+        return LoopResult(stop, steps, reason)
+
+    def _observe(self, fitter: Fitter, messages: list[BaseMessage], reply: AIMessage) -> None:
+        """The server's own prompt count calibrates ours (a tokenizer it has and we do not)."""
+        reported = usage_of(reply).input_tokens
+        if reported and self.caller.budget.window is not None:
+            self.caller.budget.observe(fitter.count(messages), reported)
 
     def _answer(
         self, reply: AIMessage, messages: list[BaseMessage], by_name: dict[str, BaseTool], transcript: Transcript
@@ -111,6 +145,7 @@ class ToolLoop:
             if ok and call["name"] == self.final:
                 self.final_called = True
             transcript.write("tool", name=call["name"], args=call["args"], result=result[:TOOL_RESULT_CHARS])
+            result = self.caller.budget.cut(result, pointer(result))  # the whole output stays in its evidence file
             messages.append(ToolMessage(result, tool_call_id=call.get("id") or call["name"]))
         if not reply.tool_calls and not reply.invalid_tool_calls:
             messages.append(HumanMessage(self.nudge))

@@ -93,6 +93,9 @@ class LLMSettings(BaseModel):
     """Question accepted packets in a verifier dialogue (COPILOT_LLM_VERIFY=0 turns it off)."""
     verifier_turns: int = 5
     """Model calls one verifier dialogue may take."""
+    context_tokens: int | None = None
+    """The model's context window in tokens (--context-tokens, COPILOT_LLM_CONTEXT_TOKENS); a smaller window the
+    endpoint reports (vLLM, llama.cpp, Ollama) wins. Unknown: prompts are fitted once the server names it."""
     tool_output_chars: int = 4000
     """Tool output longer than this is cut, with a pointer to the full evidence file."""
     prices: dict[str, Price] = Field(default_factory=dict)
@@ -118,6 +121,7 @@ def settings_from_env(
     max_steps: int = MAX_STEPS,
     max_cost: float = MAX_COST_USD,
     max_attempts: int = MAX_ATTEMPTS,
+    context_tokens: int | None = None,
 ) -> LLMSettings:
     env = os.environ
     seed_raw = env.get("COPILOT_LLM_SEED", "7")
@@ -136,5 +140,6 @@ def settings_from_env(
         max_attempts=max_attempts,
         wall_limit_s=_env_float("COPILOT_LLM_WALL_S", 3600.0),
         verify=env.get("COPILOT_LLM_VERIFY", "1") not in ("0", "false", "no"),
+        context_tokens=context_tokens or (int(_env_float("COPILOT_LLM_CONTEXT_TOKENS", 0)) or None),
         prices=load_prices(Path(prices_path) if prices_path else None),
     )

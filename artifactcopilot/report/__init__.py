@@ -14,6 +14,7 @@ from ..rubric import Rubric
 from ..rules import derive_badges, facts_from_packets, level_max, run_crosschecks
 from ..schemas import validator_for
 from .acquisition import AcquisitionFailure, acquisition_failure
+from .agentfail import agent_failures, badges_not_established, blocked_advice, failure_lines
 from .confidence import assess
 from .extras import extras_for
 from .html import render_html
@@ -37,9 +38,13 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
     flags.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     gate_packet = packets.get(reg.gate_phase)
     gate = {}
+    failures = agent_failures(packets, rubric)
     for gc in reg.gate_checks:
         it = gate_packet.item(gc) if gate_packet else None
-        gate[gc] = GateResult(passed=bool(gate_packet and gate_packet.gate.get(gc)), evidence=it.evidence if it else [])
+        unknown = gate_packet is not None and gate_packet.agent_failure and not gate_packet.reviewed_by \
+            and gc not in gate_packet.gate
+        gate[gc] = GateResult(passed=bool(gate_packet and gate_packet.gate.get(gc)), evidence=it.evidence if it else [],
+                              agent_failure=gate_packet.agent_failure if unknown and gate_packet else None)
     dimensions = {d: _dimension(packets.get(d)) for d in reg.dimensions}
     levels = [p.evidence_level for d, p in packets.items() if d in reg.workflow_phases]
     report = Report(
@@ -47,13 +52,15 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
         agent=agent, sandbox=sandbox, status=status, badge=decision.badge, badges=decision.badges, gate=gate,
         dimensions=dimensions, evidence_level=level_max(levels), interventions=interventions,
         derivation=decision.trace + cross_trace, flags=flags, confidence=1.0,
-        cost=cost or Cost(), timing=timing or {}, evidence=store.all())
+        cost=cost or Cost(), timing=timing or {}, evidence=store.all(), agent_failures=failures,
+        badges_not_established=badges_not_established(decision.trace, decision.badges, failures, rubric))
     read = _store_reader(store)
     failure = acquisition_failure(report, read)
     return report.model_copy(update={
         "confidence": assess(report, store.root, read).value,
-        "not_established": _not_established(packets, gate_packet, rubric, failure, read),
-        "next_badge": _next_badge(decision.trace, decision.badges, rubric, failure)})
+        "not_established": failure_lines(failures, gate_packet, rubric)
+        + _not_established(packets, gate_packet, rubric, failure, read),
+        "next_badge": blocked_advice(report, rubric) or _next_badge(decision.trace, decision.badges, rubric, failure)})
 
 
 def _store_reader(store: EvidenceStore):
@@ -70,7 +77,8 @@ def _dimension(packet: PhasePacket | None) -> DimensionResult:
     if packet is None:
         return DimensionResult(score=None)
     return DimensionResult(score=packet.score, checklist=packet.checklist, evidence=packet.evidence,
-                           evidence_level=packet.evidence_level, summary=packet.summary)
+                           evidence_level=packet.evidence_level, summary=packet.summary,
+                           agent_failure=packet.agent_failure, reviewed_by=packet.reviewed_by)
 
 
 def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, rubric: Rubric,
@@ -84,7 +92,9 @@ def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, 
         out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed "
                    "(treated as not established).")
         return out
-    return out + not_established_words(packets, rubric, read or (lambda _id: None))
+    failed = {d for d, p in packets.items() if p.agent_failure and not p.reviewed_by}  # said by failure_lines
+    words = not_established_words(packets, rubric, read or (lambda _id: None))
+    return out + [w for w in words if w.split(" ", 1)[0] not in failed]
 
 
 def _next_badge(trace, badges: dict[str, bool], rubric: Rubric, failure: AcquisitionFailure | None = None) -> list[str]:

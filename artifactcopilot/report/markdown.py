@@ -44,6 +44,10 @@ def _header(r: Report, extras: ReportExtras, links: Links) -> list[str]:
 def _badges(r: Report, rubric: Rubric, links: Links) -> list[str]:
     titles = {b.id: b.title for b in rubric.badges}
     out = ["## Badge verdict", "", f"**Recommended badge: {esc(titles.get(r.badge, 'No badge'))}**", ""]
+    if r.badges_not_established:
+        failed = "; ".join(f"{f.phase}: {f.reason}" for f in r.agent_failures if not f.fallback)
+        out += [f"> **Not a verdict:** {esc(', '.join(r.badges_not_established))} not established — the agent "
+                f"failed ({esc(failed)}). The badge above is what the evidence supports so far, a lower bound.", ""]
     out += table(["Badge", "Awarded", "Rule"],
                   [[esc(b.title), mark(r.badges.get(b.id)), esc(b.rule)] for b in rubric.badges])
     for b in rubric.badges:
@@ -58,6 +62,8 @@ def _gate(r: Report, rubric: Rubric, links: Links) -> list[str]:
     for gc, spec in rubric.gate.items():
         res = r.gate.get(gc)
         verdict = "not assessed" if res is None else ("✓ passed" if res.passed else "✗ failed")
+        if res is not None and res.agent_failure:
+            verdict = f"not established — the agent failed: {esc(res.agent_failure)}"
         rows.append([gc, esc(spec["title"]), verdict, links(res.evidence if res else [])])
     return ["## Availability gate", ""] + table(["Check", "Title", "Result", "Evidence"], rows)
 
@@ -68,7 +74,9 @@ def _dimensions(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -
     for dim_id in rubric.registry.dimensions:
         dim, res = rubric.dimensions[dim_id], r.dimensions.get(dim_id)
         out += [f"### {dim_id} — {esc(dim.title)}", ""]
-        if res is None or res.score is None:
+        if res is not None and res.agent_failure and not res.reviewed_by:
+            out += [f"- **Score:** not established — the agent failed: {esc(res.agent_failure)}"]
+        elif res is None or res.score is None:
             out += ["- **Score:** not assessed"]
         else:
             out += [f"- **Score:** {res.score.value} — {esc(dim.criteria[res.score.value])}"]
@@ -76,6 +84,9 @@ def _dimensions(r: Report, rubric: Rubric, links: Links, extras: ReportExtras) -
             out += [""]
             continue
         lv = res.evidence_level.value
+        if res.reviewed_by:
+            out += [f"- **Reviewed by:** the {esc(res.reviewed_by)} reviewer — the agent failed: "
+                    f"{esc(res.agent_failure or '')} (flagged)"]
         out += [f"- **Evidence level:** {lv} — {esc(ev_text.get(lv, ''))}",
                 f"- **Summary:** {esc(res.summary) or '—'}", f"- **Evidence:** {links(res.evidence)}", ""]
         if dim_id == "D3":
@@ -142,7 +153,7 @@ def render_markdown(report: Report, rubric: Rubric, extras: ReportExtras | None 
     reproduced results, D3's failing command and the confidence findings."""
     extras = extras or ReportExtras()
     links = Links(report)
-    gate_failed = bool(report.gate) and not all(g.passed for g in report.gate.values())
+    gate_failed = bool(report.gate) and not all(g.passed for g in report.gate.values() if not g.agent_failure)
     body = (results_section(extras.tables, links, gate_failed, extras.failed) + _badges(report, rubric, links)
             + _gate(report, rubric, links) + _dimensions(report, rubric, links, extras)
             + _interventions(report, rubric, links) + _flags(report, rubric, links, extras)

@@ -32,6 +32,8 @@ STOPPED = {
     "cost": "cost limit",
     "wall": "wall-clock limit",
     "unavailable": "model unavailable",
+    "refused": "refused by the model endpoint",
+    "context": "does not fit the model's context window",
 }
 
 

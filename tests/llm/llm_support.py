@@ -317,11 +317,28 @@ def to_openai(reply: AIMessage, model: str, raw_arguments: str | None = None) ->
     }
 
 
-class FakeOpenAI:
-    """Serves /v1/models and /v1/chat/completions; `errors` is a queue of HTTP statuses to answer first."""
+def server_tokens(body: dict) -> int:
+    """The fake server's own token count of a chat request: 4 bytes a token, messages and tool schemas."""
+    text = json.dumps(body.get("messages", [])) + json.dumps(body.get("tools", []))
+    return -(-len(text.encode()) // 4)
 
-    def __init__(self, policy: Callable[[list[BaseMessage]], AIMessage], errors: list[int] | None = None):
+
+class FakeOpenAI:
+    """Serves /v1/models and /v1/chat/completions; `errors` is a queue of HTTP statuses to answer first.
+
+    With `window` it refuses a prompt longer than that many tokens as llama-cpp-python does (HTTP 400, "This model's
+    maximum context length is N tokens ..."); `report_window` also publishes it on /props as llama.cpp does, and
+    `tokenizer` serves /extras/tokenize/count as llama-cpp-python does."""
+
+    def __init__(self, policy: Callable[[list[BaseMessage]], AIMessage], errors: list[int] | None = None,
+                 window: int | None = None, report_window: bool = False, tokenizer: bool = False,
+                 fail: dict[str, int] | None = None):
         self.policy, self.errors, self.requests = policy, list(errors or []), []
+        self.fail = dict(fail or {})
+        """Phase -> HTTP status answered to every request of that phase (400 as a context-length refusal)."""
+        self.window, self.report_window, self.tokenizer = window, report_window, tokenizer
+        self.refused: list[int] = []
+        """Prompt sizes (server tokens) refused as too long."""
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -339,17 +356,41 @@ class FakeOpenAI:
                 self.wfile.write(data)
 
             def do_GET(self):
+                if self.path.rstrip("/").endswith("/props"):
+                    if outer.report_window and outer.window:
+                        return self._send(200, {"default_generation_settings": {"n_ctx": outer.window}})
+                    return self._send(404, {"error": "not found"})
                 self._send(200, {"object": "list", "data": [{"id": "gpt-4o-mini", "object": "model"}]})
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    if outer.tokenizer and self.path.rstrip("/").endswith("/extras/tokenize/count"):
+                        return self._send(200, {"count": -(-len(body["input"].encode()) // 4)})
+                    return self._send(404, {"error": "not found"})
                 outer.requests.append(body)
+                used = server_tokens(body)
+                if outer.window and used + min(body.get("max_tokens") or 0, 64) > outer.window:
+                    outer.refused.append(used)
+                    message = (f"This model's maximum context length is {outer.window} tokens. However, you "
+                               f"requested {used + (body.get('max_tokens') or 0)} tokens ({used} in the messages, "
+                               f"{body.get('max_tokens')} in the completion). Please reduce the length of the "
+                               "messages or completion.")
+                    return self._send(400, {"error": {"message": message, "type": "invalid_request_error"}})
                 if outer.errors:
                     status = outer.errors.pop(0)
                     return self._send(
                         status, {"error": {"message": f"scripted {status}", "type": "test"}}, {"Retry-After": "0"}
                     )
-                reply = outer.policy([to_langchain(m) for m in body["messages"]])
+                messages = [to_langchain(m) for m in body["messages"]]
+                status = outer.fail.get(phase_of(messages)[0])
+                if status == 400:
+                    return self._send(400, {"error": {"type": "invalid_request_error", "message": (
+                        "Input is too long for this model: the prompt does not fit its context.")}})
+                if status:
+                    return self._send(status, {"error": {"message": f"scripted {status}", "type": "test"}},
+                                      {"Retry-After": "0"})
+                reply = outer.policy(messages)
                 self._send(200, to_openai(reply, body.get("model", "gpt-4o-mini")))
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -101,7 +101,10 @@ def test_a_review_stopped_by_the_cost_limit_still_writes_a_complete_flagged_repo
     assert set(report["dimensions"]) == {"D1", "D2", "D3", "D4", "D5"}
     limited = [f["phase"] for f in report["flags"] if f["code"] == "llm-cost-limit"]
     assert limited and "D5" in limited
-    assert all(report["dimensions"][d]["score"] == "R" for d in limited if d != "gate")
+    # the limit is a failure of the review, not a verdict: those phases are not established (no score, no R)
+    assert all(report["dimensions"][d]["score"] is None and "cost limit" in report["dimensions"][d]["agent_failure"]
+               for d in limited if d != "gate")
+    assert {f["phase"] for f in report["agent_failures"]} >= set(limited)
     assert report["badge"] in ("none", "available")  # nothing beyond what was established before the limit
     assert report["cost"]["usd"] >= 0.002 and report["cost"]["llm_calls"] == sent
     assert sent * PER_CALL_USD < 0.002 + 2 * PER_CALL_USD  # it stopped calling at the limit

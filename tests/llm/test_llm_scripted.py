@@ -117,13 +117,18 @@ def test_a_model_that_never_submits_ends_at_the_step_limit_with_a_flagged_packet
     reviewer = CarefulReviewer()
     reviewer.overrides["D1"] = lambda self, messages, attempt: call("list_files")
     report, out, _ = review_with(reviewer, "--max-steps", "4")
-    assert report["dimensions"]["D1"]["score"] == "R"
+    # not a verdict: D1 is not established (no score), not rejected
+    d1 = report["dimensions"]["D1"]
+    assert d1["score"] is None and "no valid packet" in d1["agent_failure"] and not d1["reviewed_by"]
     flag = next(f for f in report["flags"] if f["code"] == "llm-steps-limit")
     assert flag["phase"] == "D1"
     assert sum(1 for e in transcript(out, "D1-1") if e["event"] == "response") == 4
     # the review went on and the rule engine placed the badge from what was established
     assert report["status"] == "complete" and report["dimensions"]["D5"]["score"] is not None
     assert report["badge"] == "functional"  # Reusable needs D1 >= WA, which was not established
+    assert report["badges_not_established"] == ["reusable"]  # a lower bound, said so, not a verdict
+    md = (out / "report.md").read_text()
+    assert "not established — the agent failed" in md and "Not a verdict" in md
 
 
 def test_malformed_tool_calls_get_a_correction_and_count_as_steps(review_with):
@@ -173,7 +178,7 @@ def test_malformed_tool_calls_get_a_correction_and_count_as_steps(review_with):
     assert report["dimensions"]["D2"]["score"] == "A"
     # one step fewer and the same model ends at the limit: malformed calls count against it
     report2, _, _ = review_with(reviewer, "--max-steps", "6", name="tight")
-    assert report2["dimensions"]["D2"]["score"] == "R"
+    assert report2["dimensions"]["D2"]["score"] is None and report2["dimensions"]["D2"]["agent_failure"]
     assert any(f["code"] == "llm-steps-limit" and f["phase"] == "D2" for f in report2["flags"])
 
 

@@ -17,20 +17,24 @@ from ...llm.loop import ToolLoop
 from ...llm.prompts import render
 from ...llm.settings import LLMSettings
 from ...llm.transcript import Transcript
-from ...models import Cost, EvidenceLevel, Flag, PhasePacket, Score
+from ...models import Cost, Flag, PhasePacket
 from ...skills import Skill
 from ...verifier import ground, grounding_problems, tool_facts
 from ..base import PhaseContext
-from .prompt import phase_prompt
+from ..failed import failed_packet
+from .prompt import OpeningPrompt
 from .toolbox import LLMToolbox
 from .verifier import DialogueVerifier
 
 LIMIT_TEXT = {
-    "steps": "reached its step limit without submitting a packet",
+    "steps": "submitted no valid packet within its step limit",
     "cost": "stopped at the review's cost limit",
     "wall": "stopped at the review's wall-clock limit",
-    "unavailable": "could not reach the model",
+    "unavailable": "got no answer from the model endpoint",
+    "refused": "was refused by the model endpoint",
+    "context": "could not fit the phase into the model's context window",
 }
+LIMIT_CODE = {"unavailable": "llm-unavailable", "refused": "llm-refused", "context": "llm-context"}
 
 
 class LLMReviewAgent:
@@ -42,6 +46,7 @@ class LLMReviewAgent:
         self.meter = self.caller.meter
         self.verifier = DialogueVerifier(model, self.caller, settings.verifier_turns, settings.verify)
         self._working: dict[str, list[BaseMessage]] = {}
+        self._openings: dict[str, OpeningPrompt] = {}
 
     @property
     def cost(self) -> Cost:
@@ -51,14 +56,14 @@ class LLMReviewAgent:
         phase = skill.phase
         for other in [p for p in self._working if p != phase]:
             del self._working[other]  # the previous phase ended: its working memory goes
+            self._openings.pop(other, None)
         transcript = Transcript(tools.store.root, f"{phase}-{context.attempt}")
         box = LLMToolbox(tools, skill, self.settings.tool_output_chars, context.rubric)
         messages = self._working.get(phase) if context.attempt > 1 else None
-        if messages is None:
-            messages = [
-                SystemMessage(render("agent_system")),
-                HumanMessage(phase_prompt(skill, context, tools, self.settings.max_steps)),
-            ]
+        opening = self._openings.get(phase) if messages is not None else None
+        if messages is None or opening is None:
+            opening = self._openings[phase] = OpeningPrompt(skill, context, tools, self.settings.max_steps)
+            messages = [SystemMessage(render("agent_system")), HumanMessage(opening.text())]
         else:
             messages.append(
                 HumanMessage(render("agent_feedback", reasons="\n".join(f"- {r}" for r in context.feedback)))
@@ -71,12 +76,22 @@ class LLMReviewAgent:
             final="submit_packet",
             max_steps=self.settings.max_steps,
             nudge="Act only through tool calls. When the phase is done, call submit_packet.",
+            shrink=opening.shrink,
         )
         outcome = loop.run(messages, transcript, done=lambda: box.submitted is not None)
         if box.submitted is not None:
-            return self._finish(box.submitted, context, tools, transcript)
-        stop = outcome.stop if outcome.stop in LIMIT_TEXT else "steps"
-        return self._limit_packet(skill, context, tools, stop, transcript, outcome.error)
+            packet = self._finish(box.submitted, context, tools, transcript)
+        else:
+            stop = outcome.stop if outcome.stop in LIMIT_TEXT else "steps"
+            packet = self._failed(skill, context, tools, stop, transcript, outcome.error)
+        if loop.compactions:  # counted and logged: what the model did not see whole
+            budget = self.caller.budget
+            note = Flag(severity="info", code="llm-compacted", phase=phase,
+                        message=f"{phase}: the conversation was compacted {loop.compactions} time(s) to fit the "
+                                f"model's {budget.window or 'unknown'}-token context window ({budget.source}); "
+                                f"see transcripts/{transcript.name}.jsonl")
+            packet = packet.model_copy(update={"flags": packet.flags + [note]})
+        return packet
 
     def _finish(self, packet: PhasePacket, context: PhaseContext, tools, transcript: Transcript) -> PhasePacket:
         mine = [i.id for i in tools.store.interventions() if i.phase == packet.phase]
@@ -108,59 +123,21 @@ class LLMReviewAgent:
         transcript.write("submitted", packet=packet.model_dump(mode="json"))
         return packet
 
-    def _limit_packet(
+    def _failed(
         self, skill: Skill, context: PhaseContext, tools, limit: str, transcript: Transcript, reason: str | None = None
     ) -> PhasePacket:
-        """Commit what the phase has: its evidence so far, nothing claimed, and a flag saying why."""
-        phase, store, rubric = skill.phase, tools.store, context.rubric
-        have = [r for r in store.all() if r.phase == phase]
-        kinds = {r.kind for r in have}
-        for kind in skill.contract.evidence_kinds:
-            if kind in kinds:
-                continue
-            if kind == "acquisition":
-                have.append(tools.acquire_artifact()[1])
-            else:
-                have.append(
-                    store.add_json(
-                        phase,
-                        kind,
-                        "not-established",
-                        {"established": False, "reason": LIMIT_TEXT[limit]},
-                        f"{phase} {LIMIT_TEXT[limit]}: nothing established",
-                        EvidenceLevel.E0,
-                    )
-                )
-        ids = [r.id for r in have][-20:]
-        checklist = [
-            {
-                "item": i,
-                "status": "violated",
-                "evidence": ids[:3],
-                "note": f"not established: the agent {LIMIT_TEXT[limit]}",
-            }
-            for i in skill.contract.checklist
-        ]
-        detail = f" ({reason or self.caller.down})" if limit == "unavailable" else ""
-        flag = Flag(
-            severity="high",
-            code=f"llm-{limit}-limit" if limit != "unavailable" else "llm-unavailable",
-            phase=phase,
-            message=f"{phase}: the LLM agent {LIMIT_TEXT[limit]}{detail}; committed with the evidence collected so far "
-            "and nothing claimed",
-        )
-        gate = dict.fromkeys(rubric.registry.gate_checks, False) if phase == rubric.registry.gate_phase else {}
-        packet = PhasePacket(
-            phase=phase,
-            score=Score.R if skill.contract.score else None,
-            gate=gate,
-            checklist=checklist,
-            evidence=ids,
-            evidence_level=EvidenceLevel.E0,
-            attempt=context.attempt,
-            interventions=[i.id for i in store.interventions() if i.phase == phase],
-            summary=f"Not established: the agent {LIMIT_TEXT[limit]}.",
-            flags=[flag],
-        )
-        transcript.write("limit", limit=limit, packet=packet.model_dump(mode="json"))
+        """The agent failed: the phase commits what it collected, claims nothing and says why (not a verdict)."""
+        phase = skill.phase
+        why = f"the LLM agent {LIMIT_TEXT[limit]}"
+        if limit == "steps":
+            n = self.settings.max_steps
+            why += f" ({n} step{'' if n == 1 else 's'})"
+        elif limit in LIMIT_CODE:
+            why += f" ({reason or self.caller.down})"
+        flag = Flag(severity="high", code=LIMIT_CODE.get(limit, f"llm-{limit}-limit"), phase=phase,
+                    message=f"{phase}: {why}; committed with the evidence collected so far and nothing claimed")
+        have = [r.id for r in tools.store.all() if r.phase == phase]
+        packet = failed_packet(phase, why[:400], tools, context.rubric.registry.gate_phase, context.attempt, have,
+                               [flag])
+        transcript.write("failed", limit=limit, packet=packet.model_dump(mode="json"))
         return packet

@@ -292,7 +292,9 @@ class LLMToolbox(MoreTools):
         return self.out(evidence=ev.id, kind=kind)
 
     def submit_packet(self, **packet: Any) -> str:
-        self.submitted = PhasePacket.model_validate({**packet, "phase": self.phase})
+        # whether the agent failed, and who stood in for it, is the review's to record, never the model's
+        self.submitted = PhasePacket.model_validate({**packet, "phase": self.phase, "agent_failure": None,
+                                                     "reviewed_by": None})
         return self.out(received=True)
 
     # ---- LangChain ---------------------------------------------------------------------------

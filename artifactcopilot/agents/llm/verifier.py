@@ -61,7 +61,7 @@ class DialogueVerifier:
         claims = any(c.status == "satisfied" for c in packet.checklist) or (
             packet.score is not None and packet.score.rank > 0
         )
-        if not self.dialogue or not claims:
+        if not self.dialogue or not claims or packet.reviewed_by:  # a stand-in reviewer's packet: rules decide
             return CheckResult(True)  # nothing claimed, or the dialogue is turned off: the rule checks decide
         self._count += 1
         transcript = Transcript(store.root, f"verify-{packet.phase}-{self._count}")
