@@ -20,6 +20,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, steps_of
+from .fixes import outcome_of, valid_output
 from .runsteps import command_of
 
 ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|"
@@ -155,8 +156,8 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
         return out
     res = tools.probe(f"{python} --version", "is the Python interpreter usable")
     out["evidence"].append(res.evidence.id)
-    if not res.record.ok:
-        out["problems"].append(f"{python} does not run")
+    if not valid_output(res):
+        out["problems"].append(f"{python} does not run ({outcome_of(res).line(res.record.exit_code)})")
     scripts = sorted(plan.console_scripts)
     if scripts and tools.ctx.venv_ready:
         res = tools.probe(" ; ".join(f"command -v {shlex.quote(s)} >/dev/null && echo '{s} ok' || echo '{s} MISSING'"

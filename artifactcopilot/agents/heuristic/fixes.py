@@ -16,11 +16,12 @@ from pathlib import PurePosixPath
 from ...interventions import Action
 from ...models import CommandRecord
 from ...provision import EnvPlan, command_not_found, fix_for_missing_command, fix_for_missing_module, missing_module
+from ...sandbox.outcome import RunOutcome, judge_record
+from ...tools import CommandResult
 
 CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|"
                        r"([^\s:]+): No such file or directory")
 NOT_FOUND_CMD = re.compile(r"(?:^|\s)(python|pip): (?:command )?not found")
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*Exception in thread", re.M)
 WRITE_MISSING = re.compile(r"(?:FileNotFoundError|No such file or directory)[^\n]*?['\"]([^'\"]+)['\"]")
 ARCHIVES = (".gz", ".zip", ".tar.gz", ".tgz", ".tar", ".xz", ".bz2", ".tar.xz")
 
@@ -38,10 +39,18 @@ class Fix:
     replay: list[dict] = field(default_factory=list)
 
 
-def valid_output(rec: CommandRecord) -> bool:
-    """RW3: exit 0 within the budget, something to look at, no traceback."""
-    produced = bool(rec.stdout.strip()) or bool(rec.files_created) or bool(rec.files_modified)
-    return rec.ok and produced and not TRACEBACK.search(rec.stderr)
+def outcome_of(run: CommandResult | CommandRecord) -> RunOutcome:
+    """The judgement of a run's output (sandbox/outcome.py): recorded when the run was made, else read from the
+    record's output heads."""
+    if isinstance(run, CommandResult):
+        return run.outcome or judge_record(run.record)
+    return judge_record(run)
+
+
+def valid_output(run: CommandResult | CommandRecord) -> bool:
+    """RW3: exit 0 within the budget and output that shows the work was done (no traceback, no missing program,
+    no failure for most items, no empty/NaN/all-zero result files, not only a usage text)."""
+    return outcome_of(run).valid
 
 
 def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[str, str], env: dict[str, str],

@@ -18,7 +18,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
-from .fixes import diagnose, valid_output
+from .fixes import diagnose, outcome_of, valid_output
 from .runsteps import Attempt, candidates, command_of, not_runnable
 
 MAX_FIXES = 4
@@ -45,7 +45,7 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
     runs = [res]
     for _ in range(MAX_FIXES):
-        if valid_output(res.record) or (timeout := deadline.timeout(limit)) is None:
+        if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
             break
         fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
         if fix is None or setup_only and not fix.setup:
@@ -232,7 +232,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
              f"documented at {step.source}" + ("" if step.documented else " (author script)")),
         item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
         item("RW3", True, [last.evidence.id],
-             f"exit 0, {len(last.record.stdout)} chars of output, {len(last.record.files_created)} files created"),
+             f"{outcome_of(last).line(0)}, {len(last.record.stdout)} chars of output, "
+             f"{len(last.record.files_created)} files created"),
         item("RW4", bool(step.mentions) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
              f"tied to {', '.join(step.mentions)}" if step.mentions else f"section '{step.section}'"),
         rw5,
@@ -282,7 +283,7 @@ def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[
     again = tools.run_workflow(chosen.script, Action("run", chosen.step.cmd, documented=chosen.step.documented),
                                f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.folder,
                                timeout=timeout)
-    same = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    same = valid_output(again) and normalized(again.record.stdout) == normalized(last.record.stdout)
     return same, [again.evidence.id]
 
 

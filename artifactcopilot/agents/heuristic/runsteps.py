@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ...discovery import Step
 from ...interventions import Action
 from ...tools import CommandResult
-from .fixes import valid_output
+from .fixes import outcome_of, valid_output
 
 RUNNABLE_KINDS = ("workflow", "plot", "test")
 PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
@@ -40,7 +40,7 @@ class Attempt:
 
     @property
     def valid(self) -> bool:
-        return bool(self.runs) and valid_output(self.runs[-1].record)
+        return bool(self.runs) and valid_output(self.runs[-1])
 
     def weight(self) -> int:
         s = self.step
@@ -54,8 +54,8 @@ class Attempt:
     def outcome(self, tools=None) -> str:
         if not self.runs:
             return f"`{self.step.cmd}`: {self.note}"
-        rec = self.runs[-1].record
-        return f"`{self.step.cmd}` -> " + ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
+        last = self.runs[-1]
+        return f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code)
 
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
