@@ -21,6 +21,11 @@ _NOT_FOUND = [
                re.MULTILINE),
     re.compile(r"because ([\w.+-]+) could not be found", re.MULTILINE),  # matplotlib: latex, dvipng, ghostscript
     re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: ['‘\"]([\w.+-]+)['’\"]\s*$", re.MULTILINE),
+    re.compile(r"^which: no ([\w.+-]+) in \(", re.MULTILINE),  # a script's `which` check (RPM-style which)
+    re.compile(r"(?:could not|cannot|can't|unable to) find (?:the )?(?:program |executable |command |binary )?"
+               r"['‘\"`]?([\w.+-]+)['’\"`]? (?:in|on) (?:your |the )?\$?PATH", re.MULTILINE | re.IGNORECASE),
+    re.compile(r"['‘\"`]?([\w.+-]+)['’\"`]? (?:is )?not (?:found|installed) (?:in|on) (?:your |the )?\$?PATH",
+               re.MULTILINE | re.IGNORECASE),
 ]
 PYTHON_NAMES = re.compile(r"^(python|pip)(3(\.\d+)?)?$")
 
@@ -80,7 +85,33 @@ def fix_for_missing_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
         return ProvisionStep(script=apt_script(entry["apt"]), purpose=f"`{name}` comes from the Debian "
                              f"package(s) {', '.join(entry['apt'])}", kind="apt", network=True, documented=False,
                              action="install", required=False)
+    if plan.container and PROGRAM_NAME.fullmatch(name):
+        return ProvisionStep(script=apt_file_script(name), purpose=f"`{name}` is not installed: install the Debian "
+                             "package that ships it (found with apt-file in the mirror's Contents index)", kind="apt",
+                             network=True, documented=False, action="install", required=False)
     return None
+
+
+PROGRAM_NAME = re.compile(r"[A-Za-z0-9][\w.+-]{0,60}")
+NOT_PACKAGED = 3
+"""Exit status of `apt_file_script` when no Debian package of the suite ships the program."""
+
+
+def apt_file_script(name: str) -> str:
+    """Find the Debian package that ships the program `name` (apt-file over the mirror's Contents index: a file
+    `bin/NAME` or `sbin/NAME`) and install it; exit NOT_PACKAGED, saying so, when no package ships it."""
+    q, pattern = shlex.quote(name), shlex.quote(f"^/(usr/)?s?bin/{re.escape(name)}$")
+    return (
+        "export DEBIAN_FRONTEND=noninteractive; command -v apt-file >/dev/null || "
+        "{ apt-get update -qq && apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } || exit 1\n"
+        "apt-file update >/dev/null || exit 1\n"
+        f"pkgs=$(apt-file search -x {pattern} | cut -d: -f1 | sort -u)\n"
+        f"pkg=$(printf '%s\\n' \"$pkgs\" | grep -xF {q} || printf '%s\\n' \"$pkgs\" | grep -v -- '-dbg$' | head -n 1)\n"
+        f"if [ -z \"$pkg\" ]; then echo {shlex.quote(f'{name}: no Debian package of this suite ships it')} >&2; "
+        f"exit {NOT_PACKAGED}; fi\n"
+        f"echo {shlex.quote(f'{name} is shipped by the Debian package')} \"$pkg\"\n"
+        "apt-get install -y --no-install-recommends \"$pkg\""
+    )
 
 
 def _python_command(name: str, plan: EnvPlan) -> ProvisionStep | None:

@@ -80,7 +80,7 @@ class RunOutcome(BaseModel):
             return None
         if verdict == "cut":
             return cls(verdict="cut", progress=detail)
-        return cls(verdict=verdict, reasons=[r for r in detail.split("; ") if r])  # type: ignore[arg-type]
+        return cls(verdict=verdict, reasons=[r for r in detail.split("; ") if r])
 
     def line(self, exit_code: int | None = None) -> str:
         """The report line: exit status and, beyond a plain valid run, the verdict and its reasons."""

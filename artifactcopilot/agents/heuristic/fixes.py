@@ -15,7 +15,14 @@ from pathlib import PurePosixPath
 
 from ...interventions import Action
 from ...models import CommandRecord
-from ...provision import EnvPlan, command_not_found, fix_for_missing_command, fix_for_missing_module, missing_module
+from ...provision import (
+    NOT_PACKAGED,
+    EnvPlan,
+    command_not_found,
+    fix_for_missing_command,
+    fix_for_missing_module,
+    missing_module,
+)
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
 
@@ -37,6 +44,17 @@ class Fix:
     """A step to run before retrying (network on when `network`)."""
     network: bool = False
     replay: list[dict] = field(default_factory=list)
+    program: str = ""
+    """The missing program the setup step installs (to name it when it cannot be had)."""
+
+    def blocker(self, setup: CommandRecord, evidence: str) -> str:
+        """What a failed setup step means for the run, in words for the report."""
+        if self.program and setup.exit_code == NOT_PACKAGED:
+            return (f"`{self.program}` cannot be had here: no Debian package ships it (apt-file over the mirror's "
+                    f"Contents index, {evidence})")
+        what = f"`{self.program}`" if self.program else "what the run needs"
+        return f"{what} could not be installed ({'timed out' if setup.timed_out else f'exit {setup.exit_code}'}, " \
+               f"{evidence})"
 
 
 def outcome_of(run: CommandResult | CommandRecord) -> RunOutcome:
@@ -80,7 +98,7 @@ def _missing_command(text, script, files, env_vars, env, plan, cwd) -> Fix | Non
     if step is None:
         return None
     return Fix(script, Action(step.action if step.action != "run" else "install", step.script), step.purpose, env,
-               setup=step.script, network=step.network)
+               setup=step.script, network=step.network, program=name or "")
 
 
 def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:

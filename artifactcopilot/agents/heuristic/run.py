@@ -43,7 +43,7 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
     res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
-    runs = [res]
+    runs, blocker = [res], None
     for _ in range(MAX_FIXES):
         if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
             break
@@ -58,6 +58,7 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
             setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network,
                                     cwd="." if fix.network else cwd, timeout=setup_timeout)
             if not setup.record.ok:
+                blocker = fix.blocker(setup.record, setup.evidence.id)
                 break
             replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else cwd})
             action = Action("run", script, documented=action.documented) if action.kind == "run" else action
@@ -66,7 +67,10 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         script, env = fix.script, fix.env
         res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout)
         runs.append(res)
-    return Attempt(step, script, env, runs, cwd=cwd)
+    missing = outcome_of(res).missing_program
+    if blocker is None and missing and not valid_output(res):
+        blocker = f"`{missing}` is not installed, and no fix here could provide it"
+    return Attempt(step, script, env, runs, cwd=cwd, blocker=blocker)
 
 
 def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:

@@ -33,6 +33,8 @@ class Attempt:
     """The checked-in file the command only printed (display, not a computation)."""
     cwd: str | None = None
     """The folder it ran in (the step's, unless a path fix moved it)."""
+    blocker: str | None = None
+    """What stopped it that the review could not fix (a program no Debian package ships, an install that failed)."""
 
     @property
     def folder(self) -> str:
@@ -55,12 +57,13 @@ class Attempt:
         if not self.runs:
             return f"`{self.step.cmd}`: {self.note}"
         last = self.runs[-1]
-        return f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code)
+        return (f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code)
+                + (f" — {self.blocker}" if self.blocker else ""))
 
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
                 "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid,
-                "note": self.note, "executed": self.executed}
+                "note": self.note, "executed": self.executed, "blocker": self.blocker}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
