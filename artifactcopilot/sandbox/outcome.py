@@ -123,18 +123,22 @@ def _events(lines: list[str]) -> list[str]:
 
 def _items(lines: list[str]) -> tuple[int, int]:
     """(items, failing items) when the output repeats a line per item: the most frequent non-failure line template
-    that occurs at least twice delimits item blocks; a block with a failure line failed."""
+    that occurs at least twice starts each item's block, and a block with a failure line failed. A failure line that
+    begins as that template does ("project p9: error: ...") is an item of its own."""
     counts = Counter(_template(ln) for ln in lines if not is_failure(ln))
     header, n = counts.most_common(1)[0] if counts else ("", 0)
     if n < 2:
         return 0, 0
-    blocks: list[list[str]] = []
+    lead = header.split()[:2]
+    blocks: list[bool] = []  # per item: did it fail
     for ln in lines:
         if _template(ln) == header:
-            blocks.append([])
-        elif blocks:
-            blocks[-1].append(ln)
-    return len(blocks), sum(1 for b in blocks if any(is_failure(x) for x in b))
+            blocks.append(False)
+        elif is_failure(ln) and _template(ln).split()[:2] == lead:
+            blocks.append(True)
+        elif is_failure(ln) and blocks:
+            blocks[-1] = True
+    return len(blocks), sum(blocks)
 
 
 def result_file_problem(name: str, text: str) -> str | None:
@@ -166,7 +170,9 @@ def progress_of(text: str) -> str:
     for key, value in COUNTER.findall(tail):
         counters.setdefault(key.strip(), []).append(int(value))
     rising = [(k, v) for k, v in counters.items() if len(v) >= 3 and v == sorted(v) and v[-1] > v[0]]
-    return f"{rising[-1][0]} {rising[-1][1][-1]}" if rising else ""
+    steady = [(k, v) for k, v in rising if len({b - a for a, b in zip(v, v[1:])}) == 1]  # a counter, not a measure
+    key, values = (steady or rising or [("", [0])])[0]
+    return f"{key} {values[-1]}" if key else ""
 
 
 def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
