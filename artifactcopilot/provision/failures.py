@@ -14,6 +14,7 @@ _MISSING = re.compile(r"(?:ModuleNotFoundError|ImportError): No module named ['\
 _NOT_FOUND = [
     re.compile(r"^(?:.*?: )?(?:line \d+: )?([\w.+-]+): command not found\s*$", re.MULTILINE),
     re.compile(r"^(?:/bin/)?(?:ba|da|z)?sh: \d+: ([\w.+-]+): not found\s*$", re.MULTILINE),
+    re.compile(r"^[\w./-]+: \d+: ([\w.+-]+): not found\s*$", re.MULTILINE),  # dash names the script: run.sh: 2: X
     re.compile(r"^/usr/bin/env: ['‘\"]?([\w.+-]+)['’\"]?: No such file or directory\s*$", re.MULTILINE),
     re.compile(r"^(?:env|exec|make|xargs|nohup|timeout|time): ['‘\"]?([\w.+-]+)['’\"]?: "
                r"(?:No such file or directory|not found|Command not found)\s*$", re.MULTILINE),
