@@ -15,7 +15,8 @@ def _plan(container: bool):
 
 
 @pytest.mark.parametrize("output", [
-    "run.sh: line 2: tmux: command not found", "sh: 1: tmux: not found", "run.sh: 2: tmux: not found", "which: no tmux in (/usr/bin:/bin)",
+    "run.sh: line 2: tmux: command not found", "sh: 1: tmux: not found", "run.sh: 2: tmux: not found",
+    "which: no tmux in (/usr/bin:/bin)",
     "RuntimeError: could not find tmux in PATH", "Error: 'tmux' not found in PATH",
 ])
 def test_a_script_that_cannot_find_a_program_names_it(output):
