@@ -82,7 +82,7 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
                            phase=phase))
 
 
-FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare")
+FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare", "reduce")
 NOTEBOOK_OUT = ".copilot/notebooks"
 """Executed copies of notebooks, inside the artifact copy (the notebook itself is never rewritten)."""
 # The runner's source is sent as is; its long lines are split across adjacent literals, not in the sent text.

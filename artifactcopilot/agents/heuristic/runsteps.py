@@ -7,6 +7,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ...discovery import Step
+from ...discovery.reduce import find_reduction
 from ...interventions import Action
 from ...tools import CommandResult
 from .fixes import outcome_of, valid_output
@@ -35,6 +36,8 @@ class Attempt:
     """The folder it ran in (the step's, unless a path fix moved it)."""
     blocker: str | None = None
     """What stopped it that the review could not fix (a program no Debian package ships, an install that failed)."""
+    reduced: str | None = None
+    """RW5-reduced: how the run was made smaller (the knob, its full and reduced values), when it was."""
 
     @property
     def folder(self) -> str:
@@ -63,14 +66,16 @@ class Attempt:
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
                 "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid,
-                "note": self.note, "executed": self.executed, "blocker": self.blocker}
+                "note": self.note, "executed": self.executed, "blocker": self.blocker,
+                "reduced": self.reduced}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
         rec = last.record if last else None
         return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env,
                 "kind": self.step.kind, "section": self.step.section, "mentions": self.step.mentions,
-                "quick": self.step.quick, "step_order": self.step.order, "source": self.step.source,
+                "quick": self.step.quick or bool(self.reduced), "reduced": self.reduced,
+                "step_order": self.step.order, "source": self.step.source,
                 "notebook": self.step.notebook, "executed": self.executed,
                 "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
@@ -182,3 +187,26 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
         return (script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"),
                 purpose, cwd)
     return script, Action("run", step.cmd, documented=step.documented), purpose, cwd
+
+
+def done_so_far(progress: str) -> int | None:
+    """The amount a cut run got through, from its progress mark ('342 of 365', 'Day 342')."""
+    match = re.search(r"\d+", progress)
+    return int(match.group(0)) if match else None
+
+
+def reduce_run(tools, runner, step: Step, script: str, env: dict[str, str], cwd: str, timeout: float,
+               done: int | None = None) -> tuple[str, CommandResult, str] | None:
+    """Run a documented command on less work (discovery/reduce.py): (script, run, RW5-reduced text), or None when
+    its driver has no work-amount knob."""
+    reduction = find_reduction(script, cwd, lambda rel: tools.read_file(rel, 2_000_000), done)
+    if reduction is None:
+        return None
+    if reduction.setup:
+        made = tools.run_setup(reduction.setup, Action("reduce", f"write {reduction.copy}: {reduction.text}",
+                                                       target=reduction.copy), reduction.text, network=False)
+        if not made.record.ok:
+            return None
+    res = runner(reduction.script, Action("reduce", reduction.script), f"{reduction.text} ({step.source})", env=env,
+                 cwd=cwd, timeout=timeout)
+    return reduction.script, res, reduction.text

@@ -1,0 +1,153 @@
+"""Reduced runs: where a long experiment's driver lets a reviewer make it smaller, and the command that does.
+
+When the documentation offers no reduced mode and the full run does not fit the budget, a reviewer looks at the
+driver a documented command runs for the knob that sets how much work it does — the number of days simulated,
+epochs, iterations, trials, runs, samples — and sets it to a smaller value: a command-line option (argparse
+`add_argument("--days", type=int, default=365)`), else a top-level constant (`NUM_DAYS = 365`), whose reduced value
+goes into a copy of the driver next to it (the artifact's own file is never rewritten). Pure: reads files only.
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import posixpath
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# fmt: off
+KNOB = re.compile(
+    r"^(?:n|num|number|max|total|n_?total)?[_-]?(?:of[_-])?"
+    r"(days?|epochs?|iters?|iterations?|steps?|trials?|runs?|rounds?|episodes?|reps?|repeats?|repetitions?|"
+    r"samples?|simulations?|sims?|generations?|experiments?|queries|instances?|games?|years?|months?|weeks?|"
+    r"hours?|minutes?|seconds?|duration|ticks?|timesteps?|evals?|evaluations?)$", re.I)
+# fmt: on
+"""Names of parameters that set how much work a run does (not how it is done: batch sizes, rates, seeds)."""
+MIN_FULL = 4
+"""A knob whose full value is smaller than this is not worth reducing."""
+REDUCED_SUFFIX = "_reduced"
+
+
+@dataclass
+class Reduction:
+    """A smaller run of a documented command: what changes and how the review runs it."""
+
+    script: str
+    """The command to run instead."""
+    parameter: str
+    full: int
+    reduced: int
+    where: str
+    """'option --days of sim.py' or 'constant NUM_DAYS of sim.py'."""
+    copy: str | None = None
+    """For a constant: the reduced copy of the driver (artifact-relative) that `setup` writes."""
+    setup: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"RW5-reduced: {self.where} set to {self.reduced} instead of {self.full}" + (
+            f" (in the copy {self.copy}; the artifact's file is unchanged)" if self.copy else "")
+
+
+def _driver(words: list[str]) -> tuple[int, str] | None:
+    """(index, path) of the Python file a command runs (`python sim.py ...`, `python3 -u sim.py`)."""
+    if not words or not re.fullmatch(r"(\S*/)?python(\d(\.\d+)?)?", words[0]):
+        return None
+    for i, word in enumerate(words[1:], 1):
+        if word.endswith(".py"):
+            return i, word
+        if not word.startswith("-") or word in ("-m", "-c"):
+            return None
+    return None
+
+
+def _value(node: ast.expr | None) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _option(tree: ast.AST) -> tuple[str, int] | None:
+    """An argparse option that sets the amount of work, with its default."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"):
+            continue
+        flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        long_flag = next((f for f in flags if f.startswith("--")), None)
+        default = next((_value(k.value) for k in node.keywords if k.arg == "default"), None)
+        if long_flag and default is not None and default >= MIN_FULL and KNOB.match(long_flag[2:]):
+            return long_flag, default
+    return None
+
+
+def _constant(tree: ast.Module) -> tuple[str, int, int] | None:
+    """A top-level UPPER_CASE constant that sets the amount of work: (name, value, line)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, _value(node.value)
+            if name.isupper() and value is not None and value >= MIN_FULL and KNOB.match(name):
+                return name, value, node.lineno
+    return None
+
+
+def reduced_value(full: int, done: int | None = None) -> int:
+    """A tenth of the full amount, and no more than a third of what a cut run got through."""
+    value = max(1, full // 10)
+    return max(1, min(value, done // 3)) if done else value
+
+
+def _with_option(words: list[str], flag: str, value: int) -> list[str]:
+    out, i = [], 0
+    while i < len(words):
+        if words[i] == flag and i + 1 < len(words):
+            i += 2
+            continue
+        if words[i].startswith(flag + "="):
+            i += 1
+            continue
+        out.append(words[i])
+        i += 1
+    return out + [flag, str(value)]
+
+
+def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], done: int | None = None,
+                   ) -> Reduction | None:
+    """The reduced form of a command that runs a Python driver with a work-amount knob, or None."""
+    lines = script.strip().splitlines()
+    if len(lines) != 1:
+        return None
+    try:
+        words = shlex.split(lines[0])
+    except ValueError:
+        return None
+    found = _driver(words)
+    if found is None:
+        return None
+    index, path = found
+    rel = posixpath.normpath(posixpath.join(cwd, path)) if cwd not in ("", ".") else posixpath.normpath(path)
+    source = read(rel)
+    try:
+        tree = ast.parse(source or "")
+    except (SyntaxError, ValueError):
+        return None
+    option = _option(tree)
+    if option:
+        flag, full = option
+        reduced = reduced_value(full, done)
+        return Reduction(shlex.join(_with_option(words, flag, reduced)), flag, full, reduced,
+                         f"option {flag} of {path}")
+    constant = _constant(tree)
+    if constant is None or source is None:
+        return None
+    name, full, line = constant
+    reduced = reduced_value(full, done)
+    text = source.splitlines(keepends=True)
+    text[line - 1] = re.sub(rf"^(\s*{name}\s*=\s*){full}\b", rf"\g<1>{reduced}", text[line - 1])
+    copy_rel = f"{posixpath.splitext(rel)[0]}{REDUCED_SUFFIX}.py"
+    copy_arg = f"{posixpath.splitext(path)[0]}{REDUCED_SUFFIX}.py"
+    encoded = base64.b64encode("".join(text).encode("utf-8")).decode("ascii")
+    setup = f"printf %s {encoded} | base64 -d > {shlex.quote(copy_rel)}"
+    words[index] = copy_arg
+    return Reduction(shlex.join(words), name, full, reduced, f"constant {name} of {path}", copy_rel, setup)

@@ -1,0 +1,96 @@
+"""Long experiments are run reduced, and a run cut by the budget is 'started, cut at N', not a failure."""
+from __future__ import annotations
+
+import base64
+
+from artifactcopilot.discovery.reduce import find_reduction, reduced_value
+
+from .shapes import write_artifact, write_paper
+
+SIM_OPTION = """import argparse, time
+parser = argparse.ArgumentParser()
+parser.add_argument("--batch-size", type=int, default=64)
+parser.add_argument("--days", type=int, default=365, help="days to simulate")
+args = parser.parse_args()
+infected = 1
+for day in range(1, args.days + 1):
+    time.sleep({pause})
+    infected += day % 7
+    print(f"Day:{{day}} infected={{infected}}", flush=True)
+print(f"total infected after {{args.days}} days: {{infected}}")
+"""
+SIM_CONSTANT = """import time
+NUM_DAYS = 365
+infected = 1
+for day in range(1, NUM_DAYS + 1):
+    time.sleep(0.2)
+    infected += day % 7
+    print(f"Day:{day} infected={infected}", flush=True)
+print(f"total infected after {NUM_DAYS} days: {infected}")
+"""
+
+
+def _read(files):
+    return lambda rel: files.get(rel)
+
+
+def test_a_cli_option_that_sets_the_amount_of_work_is_set_to_a_reduced_value():
+    red = find_reduction("python3 sim.py --days 365", ".", _read({"sim.py": SIM_OPTION.format(pause=0)}))
+    assert red is not None and red.script == "python3 sim.py --days 36" and red.copy is None
+    assert red.text == "RW5-reduced: option --days of sim.py set to 36 instead of 365"
+    in_folder = find_reduction("python sim.py", "model", _read({"model/sim.py": SIM_OPTION.format(pause=0)}), 90)
+    assert in_folder is not None and in_folder.script == "python sim.py --days 30"
+
+
+def test_a_top_level_constant_is_reduced_in_a_copy_of_the_driver_never_in_the_file_itself():
+    red = find_reduction("python3 sim.py", ".", _read({"sim.py": SIM_CONSTANT}))
+    assert red is not None and red.copy == "sim_reduced.py" and red.script == "python3 sim_reduced.py"
+    written = base64.b64decode(red.setup.split()[2]).decode()
+    assert "NUM_DAYS = 36\n" in written and written.replace("NUM_DAYS = 36\n", "NUM_DAYS = 365\n") == SIM_CONSTANT
+
+
+def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
+    batch = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch-size", type=int, default=512)\n'
+    assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
+    assert find_reduction("bash run.sh", ".", _read({"run.sh": "python3 sim.py"})) is None
+    assert reduced_value(3650) == 365 and reduced_value(365, done=30) == 10 and reduced_value(5) == 1
+
+
+SIM_PAPER = """# Simulating a Year of an Epidemic
+
+*Anonymous authors*
+
+## Abstract
+
+We simulate the spread of an epidemic day by day over a year; `sim.py` runs the simulation and Figure 2 shows
+the number infected per day.
+"""
+README_LONG = ("# Epidemic simulation\n\nReproduce Figure 2 (the full simulation takes about 3 hours):\n\n"
+               "```\npython3 sim.py\n```\n")
+README = "# Epidemic simulation\n\nReproduce Figure 2:\n\n```\npython3 sim.py\n```\n"
+
+
+def _d3(report):
+    d3 = report.dimensions["D3"]
+    return d3, {i.item: i for i in d3.checklist}
+
+
+def test_a_long_documented_run_is_run_reduced_and_says_so(tmp_path, review):
+    artifact = write_artifact(tmp_path / "a", README_LONG, {"sim.py": SIM_CONSTANT})
+    report, _ = review(write_paper(tmp_path / "paper.md", SIM_PAPER), artifact, timeout=60, sandbox_name="local")
+    d3, items = _d3(report)
+    assert items["RW3"].status == "satisfied", items["RW3"].note
+    assert items["RW5"].status == "satisfied" and "RW5-reduced: constant NUM_DAYS" in items["RW5"].note
+    assert any(i.level == "I1" and i.rule == "reduced-run" for i in report.interventions)
+    assert not any(i.level in ("I3", "I4") for i in report.interventions)
+    assert (artifact / "sim.py").read_text() == SIM_CONSTANT
+
+
+def test_a_run_cut_by_the_budget_is_rerun_reduced(tmp_path, review):
+    artifact = write_artifact(tmp_path / "a", README, {"sim.py": SIM_OPTION.format(pause=0.1)})
+    report, run_dir = review(write_paper(tmp_path / "paper.md", SIM_PAPER), artifact, timeout=10, sandbox_name="local")
+    d3, items = _d3(report)
+    assert items["RW3"].status == "satisfied", items["RW3"].note
+    assert "option --days of sim.py" in items["RW5"].note
+    cut = [p for p in (run_dir / "evidence").glob("D3-*sim*.log") if "# outcome: cut: Day" in p.read_text()]
+    assert cut, "the first run is recorded as started and cut, with how far it got"
