@@ -10,7 +10,7 @@ from .shapes import write_artifact, write_paper
 
 
 def _plan(container: bool):
-    return plan_environment(["run.sh"], lambda rel: "", [], {"bookworm": "3.11"} if container else {"3.11": "python3"},
+    return plan_environment(["run.sh"], lambda rel: "", [], {"3.11": "bookworm"} if container else {"3.11": "python3"},
                             container=container)
 
 
