@@ -93,7 +93,8 @@ def fix_for_missing_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
     return None
 
 
-PROGRAM_NAME = re.compile(r"[A-Za-z0-9][\w.+-]{0,60}")
+PROGRAM_NAME = re.compile(r"[A-Za-z0-9][\w+-]{0,60}(?:\.\d+)*")
+"""A program's name (tmux, g++-12, python3.8), not a file's (engines.txt): only those are looked up in Debian."""
 NOT_PACKAGED = 3
 """Exit status of `apt_file_script` when no Debian package of the suite ships the program."""
 
@@ -105,7 +106,7 @@ def apt_file_script(name: str) -> str:
     return (
         "export DEBIAN_FRONTEND=noninteractive; command -v apt-file >/dev/null || "
         "{ apt-get update -qq && apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } || exit 1\n"
-        "apt-file update >/dev/null || exit 1\n"
+        "ls /var/lib/apt/lists/*Contents* >/dev/null 2>&1 || apt-file update >/dev/null || exit 1\n"
         f"pkgs=$(apt-file search -x {pattern} | cut -d: -f1 | sort -u)\n"
         f"pkg=$(printf '%s\\n' \"$pkgs\" | grep -xF {q} || printf '%s\\n' \"$pkgs\" | grep -v -- '-dbg$' | head -n 1)\n"
         f"if [ -z \"$pkg\" ]; then echo {shlex.quote(f'{name}: no Debian package of this suite ships it')} >&2; "

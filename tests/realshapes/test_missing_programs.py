@@ -29,6 +29,7 @@ def test_in_a_container_the_package_is_looked_up_with_apt_file_not_a_list():
     assert "apt-file search -x '^/(usr/)?s?bin/tamarin\\-prover$'" in step.script
     assert f"exit {NOT_PACKAGED}" in step.script
     assert fix_for_missing_command("tamarin-prover", _plan(container=False)) is None
+    assert fix_for_missing_command("engines.txt", _plan(container=True)) is None  # a file, not a program
 
 
 def _docker_or_skip() -> None:
