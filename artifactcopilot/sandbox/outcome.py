@@ -27,12 +27,14 @@ VERDICTS = ("valid", "partial", "invalid", "failed", "cut", "timed_out")
 FAILURE = re.compile(
     r"Traceback \(most recent call last\)|\[Errno \d+\]|No such file or directory|command not found|"
     r"^\S+: (?:\d+: )?[\w.+-]+: not found$|Segmentation fault|core dumped|"
-    r"\bwarnings? produced\b|\bfailed\b|\bfailure\b|^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\] ]|\bError: |"
+    r"\bwarnings? produced\b|\bfailed\b|\bfailure\b|^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\]]|\bError: |"
     r"^\s*\w*(?:Error|Exception): |cannot open|can't open|could not (?:open|find|load|connect)|Permission denied",
     re.I | re.M)
 NOT_FAILURE = re.compile(r"\b(?:0|no|zero) (?:failed|failures|errors?)\b|\bfailed: 0\b|\berrors?: 0\b|"
+                         r"\b(?:error|failure|fail|failed)\w*(?:[ _-]\w+){0,2}\s*[:=]\s*[-+]?\.?\d|"
                          r"\b[A-Z]\w*Warning: |warnings\.warn|DeprecationWarning|FutureWarning", re.I)
-"""Lines that name failure but report none ("0 failed"), and library warnings (noise, not a failure)."""
+"""Lines that name failure but report none ("0 failed") or measure it ("test error: 0.12", "failure rate = 3%"), and
+library warnings (noise, not a failure)."""
 # fmt: on
 USAGE = re.compile(r"^\s*usage:\s", re.I)
 MISSING_PROGRAM = re.compile(r"(?:^|: )([\w.+-]+): (?:command )?not found\s*$|^which: no ([\w.+-]+) in ", re.M)
@@ -121,6 +123,11 @@ def _events(lines: list[str]) -> list[str]:
     return events + ([current] if current else [])
 
 
+def _lead(template: str) -> list[str]:
+    """The first two words of a line template that have letters (timestamps and counters skipped)."""
+    return [w for w in template.split() if re.search(r"[A-Za-z]", w)][:2]
+
+
 def _items(lines: list[str]) -> tuple[int, int]:
     """(items, failing items) when the output repeats a line per item: the most frequent non-failure line template
     that occurs at least twice starts each item's block, and a block with a failure line failed. A failure line that
@@ -129,12 +136,12 @@ def _items(lines: list[str]) -> tuple[int, int]:
     header, n = counts.most_common(1)[0] if counts else ("", 0)
     if n < 2:
         return 0, 0
-    lead = header.split()[:2]
+    lead = _lead(header)
     blocks: list[bool] = []  # per item: did it fail
     for ln in lines:
         if _template(ln) == header:
             blocks.append(False)
-        elif is_failure(ln) and _template(ln).split()[:2] == lead:
+        elif is_failure(ln) and _lead(_template(ln)) == lead:
             blocks.append(True)
         elif is_failure(ln) and blocks:
             blocks[-1] = True

@@ -48,6 +48,12 @@ def test_result_files_that_are_empty_nan_or_all_zero_show_no_result():
 
 def test_library_warnings_and_zero_failure_summaries_are_not_failures():
     assert judge(0, False, "12 passed, 0 failed in 3.1s", "").verdict == "valid"
+    tf = "\n".join(["2024-01-02 10:00:01.5: W tf/stream.cc:1] Could not load dynamic library 'libcudart.so.11'; "
+                    "dlerror: No such file or directory"] * 3 + [f"2024-01-02 10:00:0{i}.5: I tf/x.cc:2] epoch {i} "
+                                                                  f"accuracy 0.9{i}" for i in range(5)])
+    assert judge(0, False, "", tf).valid
+    metrics = "Test error: 0.12\nMean squared error = 3.4\nfailure rate: 0.05\nError rate 4%"
+    assert judge(0, False, metrics, "").verdict == "valid"
     noise = "/x/y.py:3: FutureWarning: the default failed to change\n  warnings.warn(msg)\n"
     assert judge(0, False, "accuracy 0.93 0.91 0.88", noise).verdict == "valid"
 
