@@ -82,13 +82,26 @@ def _option(tree: ast.AST) -> tuple[str, int] | None:
     return None
 
 
-def _constant(tree: ast.Module) -> tuple[str, int, int] | None:
-    """A top-level UPPER_CASE constant that sets the amount of work: (name, value, line)."""
+def _constant(tree: ast.Module) -> tuple[str, int, int, int] | None:
+    """A top-level UPPER_CASE constant that sets the amount of work, else a literal the driver's top level passes to
+    a work-amount parameter of its own function (`run_experiment(fn, eps, 100, 1000)` with `num_runs` fourth):
+    (name, value, line, column of the literal)."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, _value(node.value)
             if name.isupper() and value is not None and value >= MIN_FULL and KNOB.match(name):
-                return name, value, node.lineno
+                return name, value, node.value.lineno, node.value.col_offset
+    params = {f.name: [a.arg for a in f.args.args] for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for node in tree.body:
+        if not isinstance(node, (ast.Assign, ast.Expr)):
+            continue
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+            names = params.get(call.func.id if isinstance(call.func, ast.Name) else "", [])
+            pairs = list(zip(names, call.args)) + [(k.arg or "", k.value) for k in call.keywords]
+            for param, arg in pairs:
+                value = _value(arg)
+                if value is not None and value >= MIN_FULL and KNOB.match(param):
+                    return f"{call.func.id}({param}=…)", value, arg.lineno, arg.col_offset
     return None
 
 
@@ -141,13 +154,18 @@ def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], don
     constant = _constant(tree)
     if constant is None or source is None:
         return None
-    name, full, line = constant
+    name, full, line, column = constant
     reduced = reduced_value(full, done)
     text = source.splitlines(keepends=True)
-    text[line - 1] = re.sub(rf"^(\s*{name}\s*=\s*){full}\b", rf"\g<1>{reduced}", text[line - 1])
+    row = text[line - 1].encode("utf-8")  # ast columns count bytes
+    literal = str(full).encode()
+    if row[column:column + len(literal)] != literal:
+        return None
+    text[line - 1] = (row[:column] + str(reduced).encode() + row[column + len(literal):]).decode("utf-8")
     copy_rel = f"{posixpath.splitext(rel)[0]}{REDUCED_SUFFIX}.py"
     copy_arg = f"{posixpath.splitext(path)[0]}{REDUCED_SUFFIX}.py"
     encoded = base64.b64encode("".join(text).encode("utf-8")).decode("ascii")
     setup = f"printf %s {encoded} | base64 -d > {shlex.quote(copy_rel)}"
     words[index] = copy_arg
-    return Reduction(shlex.join(words), name, full, reduced, f"constant {name} of {path}", copy_rel, setup)
+    kind = "argument" if "(" in name else "constant"
+    return Reduction(shlex.join(words), name, full, reduced, f"{kind} {name} of {path}", copy_rel, setup)

@@ -49,6 +49,16 @@ def test_a_top_level_constant_is_reduced_in_a_copy_of_the_driver_never_in_the_fi
     assert "NUM_DAYS = 36\n" in written and written.replace("NUM_DAYS = 36\n", "NUM_DAYS = 365\n") == SIM_CONSTANT
 
 
+def test_a_literal_the_driver_passes_to_its_own_work_amount_parameter_is_reduced_in_a_copy():
+    driver = ("def run_experiment(fn, epsilons, num_locations, num_runs):\n    return [fn(e) for e in epsilons]\n\n"
+              "rows = run_experiment(abs, [2, 4], 100, 1000)\nprint(rows)\n")
+    red = find_reduction("python ./reproduction/figure_4.py", ".", _read({"reproduction/figure_4.py": driver}))
+    assert red is not None and red.script == "python ./reproduction/figure_4_reduced.py"
+    assert red.where == "argument run_experiment(num_runs=…) of ./reproduction/figure_4.py" and red.reduced == 100
+    written = base64.b64decode(red.setup.split()[2]).decode()
+    assert "run_experiment(abs, [2, 4], 100, 100)\n" in written  # num_locations (not a work amount) unchanged
+
+
 def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
     batch = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch-size", type=int, default=512)\n'
     assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
