@@ -95,13 +95,26 @@ def _constant(tree: ast.Module) -> tuple[str, int, int, int] | None:
     for node in tree.body:
         if not isinstance(node, (ast.Assign, ast.Expr)):
             continue
-        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
-            names = params.get(call.func.id if isinstance(call.func, ast.Name) else "", [])
-            pairs = list(zip(names, call.args)) + [(k.arg or "", k.value) for k in call.keywords]
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            func = call.func.id if isinstance(call.func, ast.Name) else ""
+            pairs = list(zip(params.get(func, []), call.args)) + [(k.arg or "", k.value) for k in call.keywords]
             for param, arg in pairs:
                 value = _value(arg)
                 if value is not None and value >= MIN_FULL and KNOB.match(param):
-                    return f"{call.func.id}({param}=…)", value, arg.lineno, arg.col_offset
+                    return f"{func}({param}=…)", value, arg.lineno, arg.col_offset
+    return _repetitions(tree)
+
+
+def _repetitions(tree: ast.Module) -> tuple[str, int, int, int] | None:
+    """A repetition loop, `for _ in range(1000):` (the loop variable unused by name): its count."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == "_"
+                and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
+                and node.iter.func.id == "range" and len(node.iter.args) == 1):
+            value = _value(node.iter.args[0])
+            if value is not None and value >= 10 * MIN_FULL:
+                arg = node.iter.args[0]
+                return f"repetitions `for _ in range({value})`", value, arg.lineno, arg.col_offset
     return None
 
 
@@ -167,5 +180,5 @@ def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], don
     encoded = base64.b64encode("".join(text).encode("utf-8")).decode("ascii")
     setup = f"printf %s {encoded} | base64 -d > {shlex.quote(copy_rel)}"
     words[index] = copy_arg
-    kind = "argument" if "(" in name else "constant"
+    kind = "loop" if name.startswith("repetitions") else "argument" if "(" in name else "constant"
     return Reduction(shlex.join(words), name, full, reduced, f"{kind} {name} of {path}", copy_rel, setup)

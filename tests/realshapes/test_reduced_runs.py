@@ -59,6 +59,14 @@ def test_a_literal_the_driver_passes_to_its_own_work_amount_parameter_is_reduced
     assert "run_experiment(abs, [2, 4], 100, 100)\n" in written  # num_locations (not a work amount) unchanged
 
 
+def test_a_repetition_loop_count_is_reduced_in_a_copy():
+    driver = ("def trial():\n    return 1\n\ndef main():\n    total = 0\n    for _ in range(1000):\n"
+              "        total += trial()\n")
+    red = find_reduction("python3 sim.py", ".", _read({"sim.py": driver}))
+    assert red is not None and red.reduced == 100 and red.where.startswith("loop repetitions")
+    assert "for _ in range(100):" in base64.b64decode(red.setup.split()[2]).decode()
+
+
 def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
     batch = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch-size", type=int, default=512)\n'
     assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
