@@ -15,6 +15,7 @@ from .failures import (
     missing_module,
     module_to_distribution,
     notebook_tooling,
+    program_not_found,
 )
 from .model import VENV, EnvPlan, InstallStep, ProvisionStep, PythonChoice
 from .planner import plan_environment
@@ -22,5 +23,5 @@ from .planner import plan_environment
 __all__ = [
     "DEFAULT_PYTHON", "NOT_PACKAGED", "VENV", "EnvPlan", "InstallStep", "ProvisionStep", "PythonChoice",
     "choose_python", "command_not_found", "fix_for_missing_command", "fix_for_missing_module", "missing_module",
-    "module_to_distribution", "notebook_tooling", "plan_environment",
+    "module_to_distribution", "notebook_tooling", "plan_environment", "program_not_found",
 ]

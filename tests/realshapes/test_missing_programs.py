@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from artifactcopilot.provision import NOT_PACKAGED, command_not_found, fix_for_missing_command, plan_environment
+from artifactcopilot.provision import (
+    NOT_PACKAGED,
+    command_not_found,
+    fix_for_missing_command,
+    plan_environment,
+    program_not_found,
+)
 
 from .shapes import write_artifact, write_paper
 
@@ -24,12 +30,22 @@ def test_a_script_that_cannot_find_a_program_names_it(output):
 
 
 def test_in_a_container_the_package_is_looked_up_with_apt_file_not_a_list():
-    step = fix_for_missing_command("tamarin-prover", _plan(container=True))
+    step = fix_for_missing_command("tamarin-prover", _plan(container=True), lookup=True)
     assert step is not None and step.kind == "apt" and step.network
     assert "apt-file search -x '^/(usr/)?s?bin/tamarin\\-prover$'" in step.script
     assert f"exit {NOT_PACKAGED}" in step.script
-    assert fix_for_missing_command("tamarin-prover", _plan(container=False)) is None
-    assert fix_for_missing_command("engines.txt", _plan(container=True)) is None  # a file, not a program
+    assert fix_for_missing_command("tamarin-prover", _plan(container=False), lookup=True) is None
+    assert fix_for_missing_command("engines.txt", _plan(container=True), lookup=True) is None  # a file's name
+    assert fix_for_missing_command("docker-compose", _plan(container=True), lookup=True) is None  # no engine here
+
+
+def test_a_file_a_script_could_not_open_is_not_a_program_to_install_but_a_subprocess_call_is():
+    style = "FileNotFoundError: [Errno 2] No such file or directory: 'seaborn'\nOSError: 'seaborn' is not a style"
+    assert command_not_found(style) == "seaborn" and program_not_found(style) is None
+    called = ('  File "/usr/lib/python3.11/subprocess.py", line 1950, in _execute_child\n'
+              "FileNotFoundError: [Errno 2] No such file or directory: 'tmux'")
+    assert program_not_found(called) == "tmux"
+    assert program_not_found("run.sh: line 2: tmux: command not found") == "tmux"
 
 
 def _docker_or_skip() -> None:

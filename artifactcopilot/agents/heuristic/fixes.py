@@ -22,6 +22,7 @@ from ...provision import (
     fix_for_missing_command,
     fix_for_missing_module,
     missing_module,
+    program_not_found,
 )
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
@@ -94,7 +95,8 @@ def _missing_module(text, script, files, env_vars, env, plan, cwd) -> Fix | None
 
 def _missing_command(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     name = command_not_found(text)
-    step = fix_for_missing_command(name, plan) if name and plan is not None else None
+    step = fix_for_missing_command(name, plan, lookup=program_not_found(text) == name) \
+        if name and plan is not None else None
     if step is None:
         return None
     return Fix(script, Action(step.action if step.action != "run" else "install", step.script), step.purpose, env,
