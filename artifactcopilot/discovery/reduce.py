@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 # fmt: off
 KNOB = re.compile(
-    r"^(?:n|num|number|max|total|n_?total)?[_-]?(?:of[_-])?"
+    r"^(?:n|nb|num|number|max|total|n_?total)?[_-]?(?:of[_-])?"
     r"(days?|epochs?|iters?|iterations?|steps?|trials?|runs?|rounds?|episodes?|reps?|repeats?|repetitions?|"
     r"samples?|simulations?|sims?|generations?|experiments?|queries|instances?|games?|years?|months?|weeks?|"
     r"hours?|minutes?|seconds?|duration|ticks?|timesteps?|evals?|evaluations?)$", re.I)
@@ -63,9 +63,21 @@ def _driver(words: list[str]) -> tuple[int, str] | None:
 
 
 def _value(node: ast.expr | None) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
+    """A whole number written as a literal: 365, 1e6, int(1e6)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return int(node.value) if float(node.value).is_integer() and node.value >= 0 else None
     return None
+
+
+def _top_level(tree: ast.Module) -> list[ast.stmt]:
+    """The driver's top-level statements, with those under `if __name__ == "__main__":`."""
+    out: list[ast.stmt] = []
+    for node in tree.body:
+        main = isinstance(node, ast.If) and "__main__" in ast.dump(node.test)
+        out += node.body if main and isinstance(node, ast.If) else [node]
+    return out
 
 
 def _option(tree: ast.AST) -> tuple[str, int] | None:
@@ -86,13 +98,13 @@ def _constant(tree: ast.Module) -> tuple[str, int, int, int] | None:
     """A top-level UPPER_CASE constant that sets the amount of work, else a literal the driver's top level passes to
     a work-amount parameter of its own function (`run_experiment(fn, eps, 100, 1000)` with `num_runs` fourth):
     (name, value, line, column of the literal)."""
-    for node in tree.body:
+    for node in _top_level(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, _value(node.value)
-            if name.isupper() and value is not None and value >= MIN_FULL and KNOB.match(name):
+            if value is not None and value >= MIN_FULL and KNOB.match(name):
                 return name, value, node.value.lineno, node.value.col_offset
     params = {f.name: [a.arg for a in f.args.args] for f in tree.body if isinstance(f, ast.FunctionDef)}
-    for node in tree.body:
+    for node in _top_level(tree):
         if not isinstance(node, (ast.Assign, ast.Expr)):
             continue
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
@@ -119,8 +131,9 @@ def _repetitions(tree: ast.Module) -> tuple[str, int, int, int] | None:
 
 
 def reduced_value(full: int, done: int | None = None) -> int:
-    """A tenth of the full amount, and no more than a third of what a cut run got through."""
-    value = max(1, full // 10)
+    """A tenth of the full amount (a hundredth from ten thousand up), and no more than a third of what a cut run got
+    through."""
+    value = max(1, full // (100 if full >= 10_000 else 10))
     return max(1, min(value, done // 3)) if done else value
 
 
@@ -171,10 +184,10 @@ def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], don
     reduced = reduced_value(full, done)
     text = source.splitlines(keepends=True)
     row = text[line - 1].encode("utf-8")  # ast columns count bytes
-    literal = str(full).encode()
-    if row[column:column + len(literal)] != literal:
+    literal = re.match(rb"int\([^()]*\)|[\d.eE+_]+", row[column:])
+    if literal is None:
         return None
-    text[line - 1] = (row[:column] + str(reduced).encode() + row[column + len(literal):]).decode("utf-8")
+    text[line - 1] = (row[:column] + str(reduced).encode() + row[column + literal.end():]).decode("utf-8")
     copy_rel = f"{posixpath.splitext(rel)[0]}{REDUCED_SUFFIX}.py"
     copy_arg = f"{posixpath.splitext(path)[0]}{REDUCED_SUFFIX}.py"
     encoded = base64.b64encode("".join(text).encode("utf-8")).decode("ascii")

@@ -67,11 +67,21 @@ def test_a_repetition_loop_count_is_reduced_in_a_copy():
     assert "for _ in range(100):" in base64.b64decode(red.setup.split()[2]).decode()
 
 
+def test_a_work_amount_set_in_the_main_block_is_reduced_in_a_copy():
+    driver = ("import sys\n\ndef audit(nb_trials, eps):\n    return nb_trials * eps\n\n"
+              "if __name__ == '__main__':\n    lst_eps = [0.5, 1]\n    nb_trials = int(1e6)\n"
+              "    print(audit(nb_trials, lst_eps[0]))\n")
+    red = find_reduction("python experiment_1.py", ".", _read({"experiment_1.py": driver}))
+    assert red is not None and (red.parameter, red.full, red.reduced) == ("nb_trials", 1_000_000, 10_000)
+    assert "    nb_trials = 10000\n" in base64.b64decode(red.setup.split()[2]).decode()
+
+
 def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
     batch = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch-size", type=int, default=512)\n'
     assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
     assert find_reduction("bash run.sh", ".", _read({"run.sh": "python3 sim.py"})) is None
-    assert reduced_value(3650) == 365 and reduced_value(365, done=30) == 10 and reduced_value(5) == 1
+    assert reduced_value(3650) == 365 and reduced_value(10**6) == 10**4
+    assert reduced_value(365, done=30) == 10 and reduced_value(5) == 1
 
 
 SIM_PAPER = """# Simulating a Year of an Epidemic
