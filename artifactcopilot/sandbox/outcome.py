@@ -27,14 +27,15 @@ VERDICTS = ("valid", "partial", "invalid", "failed", "cut", "timed_out")
 FAILURE = re.compile(
     r"Traceback \(most recent call last\)|\[Errno \d+\]|No such file or directory|command not found|"
     r"^\S+: (?:\d+: )?[\w.+-]+: not found$|Segmentation fault|core dumped|"
-    r"\bwarnings? produced\b|\bfailed\b|\bfailure\b|^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\]]|\bError: |"
+    r"\bwarnings? produced\b|\bfailed\b(?!\s+[a-z]+s\b)|\bfailure:|^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\]]|\bError: |"
     r"^\s*\w*(?:Error|Exception): |cannot open|can't open|could not (?:open|find|load|connect)|Permission denied",
     re.I | re.M)
 NOT_FAILURE = re.compile(r"\b(?:0|no|zero) (?:failed|failures|errors?)\b|\bfailed: 0\b|\berrors?: 0\b|"
                          r"\b(?:error|failure|fail|failed)\w*(?:[ _-]\w+){0,2}\s*[:=]\s*[-+]?\.?\d|"
-                         r"\b[A-Z]\w*Warning: |warnings\.warn|DeprecationWarning|FutureWarning", re.I)
-"""Lines that name failure but report none ("0 failed") or measure it ("test error: 0.12", "failure rate = 3%"), and
-library warnings (noise, not a failure)."""
+                         r"\b[A-Z]\w*Warning: |warnings\.warn|DeprecationWarning|FutureWarning|"
+                         r"^\s*\||\S\s*\|\s*\S.*\|", re.I)
+"""Lines that name failure but report none ("0 failed") or measure it ("test error: 0.12", "failure rate = 3%"), table
+rows ("| Project | Failed builds |"), and library warnings (noise, not a failure)."""
 # fmt: on
 USAGE = re.compile(r"^\s*usage:\s", re.I)
 MISSING_PROGRAM = re.compile(r"(?:^|: )([\w.+-]+): (?:command )?not found\s*$|^which: no ([\w.+-]+) in ", re.M)
@@ -89,11 +90,11 @@ class RunOutcome(BaseModel):
         if self.verdict == "cut":
             return f"started, cut at {self.progress} by the time limit"
         if self.verdict == "timed_out":
-            return "timed out" + (f" ({self.reasons[0]})" if self.reasons else "")
+            return "timed out"
         status = f"exit {exit_code}"
-        if self.verdict == "valid" or self.verdict == "failed" and not self.reasons:
+        if self.verdict in ("valid", "failed"):  # the exit status says it all; the log has the error
             return status
-        word = {"partial": "partially valid", "invalid": "invalid", "failed": "failed"}[self.verdict]
+        word = "partially valid" if self.verdict == "partial" else "invalid"
         return f"{status}, {word}: {'; '.join(self.reasons[:3])}"
 
 
@@ -202,8 +203,8 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
     bad_files = [p for name, body in (results or {}).items() if (p := result_file_problem(name, body))]
     good_files = len(results or {}) - len(bad_files)
     work = [ln for ln in lines if not is_failure(ln)]
-    if not lines and not wrote:
-        return RunOutcome(verdict="invalid", reasons=["no output and no file written"])
+    if not stdout.strip() and not wrote:
+        return RunOutcome(verdict="invalid", reasons=["nothing on standard output and no file written"])
     if lines and USAGE.match(lines[0]) and not wrote and len(lines) < 60:
         return RunOutcome(verdict="invalid", reasons=["it printed only a usage text"])
     if program:

@@ -51,7 +51,9 @@ def test_library_warnings_and_zero_failure_summaries_are_not_failures():
     tf = "\n".join(["2024-01-02 10:00:01.5: W tf/stream.cc:1] Could not load dynamic library 'libcudart.so.11'; "
                     "dlerror: No such file or directory"] * 3 + [f"2024-01-02 10:00:0{i}.5: I tf/x.cc:2] epoch {i} "
                                                                   f"accuracy 0.9{i}" for i in range(5)])
-    assert judge(0, False, "", tf).valid
+    assert judge(0, False, "accuracy 0.93", tf).valid
+    table = "| Project | Failed builds | Test (%) |\n|---|---|---|\n| flask | 12 | 40.0 |\n| django | 7 | 31.5 |"
+    assert judge(0, False, table, "").verdict == "valid"
     metrics = "Test error: 0.12\nMean squared error = 3.4\nfailure rate: 0.05\nError rate 4%"
     assert judge(0, False, metrics, "").verdict == "valid"
     noise = "/x/y.py:3: FutureWarning: the default failed to change\n  warnings.warn(msg)\n"
