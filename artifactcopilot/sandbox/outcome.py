@@ -27,7 +27,8 @@ VERDICTS = ("valid", "partial", "invalid", "failed", "cut", "timed_out")
 FAILURE = re.compile(
     r"Traceback \(most recent call last\)|\[Errno \d+\]|No such file or directory|command not found|"
     r"^\S+: (?:\d+: )?[\w.+-]+: not found$|Segmentation fault|core dumped|"
-    r"\bwarnings? produced\b|\bfailed\b(?!\s+[a-z]+s\b)|\bfailure:|^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\]]|\bError: |"
+    r"\bwarnings? produced\b|\bfailed\b(?!\s+[a-z]+s\b)|\bfailure:|"
+    r"^\s*(?:\[?(?:error|fatal|critical)\]?)\b[:\]]|\bError: |"
     r"^\s*\w*(?:Error|Exception): |cannot open|can't open|could not (?:open|find|load|connect)|Permission denied",
     re.I | re.M)
 NOT_FAILURE = re.compile(r"\b(?:0|no|zero) (?:failed|failures|errors?)\b|\bfailed: 0\b|\berrors?: 0\b|"
