@@ -94,15 +94,22 @@ def _option(tree: ast.AST) -> tuple[str, int] | None:
     return None
 
 
-def _constant(tree: ast.Module) -> tuple[str, int, int, int] | None:
-    """A top-level UPPER_CASE constant that sets the amount of work, else a literal the driver's top level passes to
-    a work-amount parameter of its own function (`run_experiment(fn, eps, 100, 1000)` with `num_runs` fourth):
-    (name, value, line, column of the literal)."""
+Knob = tuple[str, int, int, int]
+"""(name, full value, line, column of the literal)."""
+
+
+def _constants(tree: ast.Module) -> list[Knob]:
+    """Top-level (or main-block) constants that set the amount of work, else the literals the top level passes to a
+    work-amount parameter of the driver's own function (`run_experiment(fn, eps, 100, 1000)` with `num_runs` fourth),
+    else the counts of repetition loops: every place of the first kind found."""
+    found: list[Knob] = []
     for node in _top_level(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, _value(node.value)
             if value is not None and value >= MIN_FULL and KNOB.match(name):
-                return name, value, node.value.lineno, node.value.col_offset
+                found.append((name, value, node.value.lineno, node.value.col_offset))
+    if found:
+        return found
     params = {f.name: [a.arg for a in f.args.args] for f in tree.body if isinstance(f, ast.FunctionDef)}
     for node in _top_level(tree):
         if not isinstance(node, (ast.Assign, ast.Expr)):
@@ -110,24 +117,36 @@ def _constant(tree: ast.Module) -> tuple[str, int, int, int] | None:
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             func = call.func.id if isinstance(call.func, ast.Name) else ""
             pairs = list(zip(params.get(func, []), call.args)) + [(k.arg or "", k.value) for k in call.keywords]
-            for param, arg in pairs:
-                value = _value(arg)
-                if value is not None and value >= MIN_FULL and KNOB.match(param):
-                    return f"{func}({param}=…)", value, arg.lineno, arg.col_offset
-    return _repetitions(tree)
+            found += [(f"{func}({param}=…)", value, arg.lineno, arg.col_offset) for param, arg in pairs
+                      if (value := _value(arg)) is not None and value >= MIN_FULL and KNOB.match(param)]
+    return found or _repetitions(tree)
 
 
-def _repetitions(tree: ast.Module) -> tuple[str, int, int, int] | None:
-    """A repetition loop, `for _ in range(1000):` (the loop variable unused by name): its count."""
+def _repetitions(tree: ast.Module) -> list[Knob]:
+    """Repetition loops, `for _ in range(1000):` (the loop variable unused by name): their counts."""
+    found: list[Knob] = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == "_"
                 and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
                 and node.iter.func.id == "range" and len(node.iter.args) == 1):
-            value = _value(node.iter.args[0])
+            value, arg = _value(node.iter.args[0]), node.iter.args[0]
             if value is not None and value >= 10 * MIN_FULL:
-                arg = node.iter.args[0]
-                return f"repetitions `for _ in range({value})`", value, arg.lineno, arg.col_offset
-    return None
+                found.append((f"repetitions `for _ in range({value})`", value, arg.lineno, arg.col_offset))
+    return found
+
+
+def _rewrite(source: str, knobs: list[Knob], done: int | None) -> str | None:
+    """The driver's text with every knob's literal set to its reduced value (None when a literal is not where the
+    parser put it)."""
+    text = source.splitlines(keepends=True)
+    for _, full, line, column in sorted(knobs, key=lambda k: (k[2], k[3]), reverse=True):
+        row = text[line - 1].encode("utf-8")  # ast columns count bytes
+        literal = re.match(rb"int\([^()]*\)|[\d.eE+_]+", row[column:])
+        if literal is None:
+            return None
+        text[line - 1] = (row[:column] + str(reduced_value(full, done)).encode()
+                          + row[column + literal.end():]).decode("utf-8")
+    return "".join(text)
 
 
 def reduced_value(full: int, done: int | None = None) -> int:
@@ -177,21 +196,17 @@ def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], don
         reduced = reduced_value(full, done)
         return Reduction(shlex.join(_with_option(words, flag, reduced)), flag, full, reduced,
                          f"option {flag} of {path}")
-    constant = _constant(tree)
-    if constant is None or source is None:
+    knobs = _constants(tree) if source is not None else []
+    written = _rewrite(source or "", knobs, done) if knobs else None
+    if not knobs or written is None:
         return None
-    name, full, line, column = constant
+    name, full = knobs[0][0], knobs[0][1]
     reduced = reduced_value(full, done)
-    text = source.splitlines(keepends=True)
-    row = text[line - 1].encode("utf-8")  # ast columns count bytes
-    literal = re.match(rb"int\([^()]*\)|[\d.eE+_]+", row[column:])
-    if literal is None:
-        return None
-    text[line - 1] = (row[:column] + str(reduced).encode() + row[column + literal.end():]).decode("utf-8")
     copy_rel = f"{posixpath.splitext(rel)[0]}{REDUCED_SUFFIX}.py"
     copy_arg = f"{posixpath.splitext(path)[0]}{REDUCED_SUFFIX}.py"
-    encoded = base64.b64encode("".join(text).encode("utf-8")).decode("ascii")
+    encoded = base64.b64encode(written.encode("utf-8")).decode("ascii")
     setup = f"printf %s {encoded} | base64 -d > {shlex.quote(copy_rel)}"
     words[index] = copy_arg
     kind = "loop" if name.startswith("repetitions") else "argument" if "(" in name else "constant"
-    return Reduction(shlex.join(words), name, full, reduced, f"{kind} {name} of {path}", copy_rel, setup)
+    places = f" (and {len(knobs) - 1} more place{'s' if len(knobs) > 2 else ''})" if len(knobs) > 1 else ""
+    return Reduction(shlex.join(words), name, full, reduced, f"{kind} {name}{places} of {path}", copy_rel, setup)
