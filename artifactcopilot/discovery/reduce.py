@@ -98,7 +98,12 @@ Knob = tuple[str, int, int, int]
 """(name, full value, line, column of the literal)."""
 
 
-def _constants(tree: ast.Module) -> list[Knob]:
+COMMENT_KNOB = re.compile(r"#.*\b(rounds?|iterations?|trials?|runs?|repetitions?|simulations?|epochs?|samples?|days?|"
+                          r"steps?|episodes?|generations?)\b", re.I)
+"""A trailing comment that says what a terse constant counts (`RD = 100000000  # rounds of simulation`)."""
+
+
+def _constants(tree: ast.Module, lines: list[str] | None = None) -> list[Knob]:
     """Top-level (or main-block) constants that set the amount of work, else the literals the top level passes to a
     work-amount parameter of the driver's own function (`run_experiment(fn, eps, 100, 1000)` with `num_runs` fourth),
     else the counts of repetition loops: every place of the first kind found."""
@@ -106,7 +111,8 @@ def _constants(tree: ast.Module) -> list[Knob]:
     for node in _top_level(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, _value(node.value)
-            if value is not None and value >= MIN_FULL and KNOB.match(name):
+            said = lines is not None and len(lines) >= node.lineno and COMMENT_KNOB.search(lines[node.lineno - 1])
+            if value is not None and value >= MIN_FULL and (KNOB.match(name) or said):
                 found.append((name, value, node.value.lineno, node.value.col_offset))
     if found:
         return found
@@ -196,7 +202,7 @@ def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], don
         reduced = reduced_value(full, done)
         return Reduction(shlex.join(_with_option(words, flag, reduced)), flag, full, reduced,
                          f"option {flag} of {path}")
-    knobs = _constants(tree) if source is not None else []
+    knobs = _constants(tree, (source or "").splitlines()) if source is not None else []
     written = _rewrite(source or "", knobs, done) if knobs else None
     if not knobs or written is None:
         return None

@@ -76,6 +76,14 @@ def test_a_work_amount_set_in_the_main_block_is_reduced_in_a_copy():
     assert "    nb_trials = 10000\n" in base64.b64decode(red.setup.split()[2]).decode()
 
 
+def test_a_terse_constant_whose_comment_says_what_it_counts_is_reduced():
+    driver = ("import random\nRD = 100000000  # rounds of simulation\nEPS = 2\n"
+              "print(sum(random.random() for _ in range(RD)))\n")
+    red = find_reduction("python cst.py", ".", _read({"cst.py": driver}))
+    assert red is not None and (red.parameter, red.reduced) == ("RD", 1_000_000)
+    assert "RD = 1000000  # rounds" in base64.b64decode(red.setup.split()[2]).decode()
+
+
 def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
     batch = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--batch-size", type=int, default=512)\n'
     assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
