@@ -156,9 +156,9 @@ def _rewrite(source: str, knobs: list[Knob], done: int | None) -> str | None:
 
 
 def reduced_value(full: int, done: int | None = None) -> int:
-    """A tenth of the full amount (a hundredth from ten thousand up), and no more than a third of what a cut run got
+    """A tenth of the full amount (a hundredth from a thousand up), and no more than a third of what a cut run got
     through."""
-    value = max(1, full // (100 if full >= 10_000 else 10))
+    value = max(1, full // (100 if full >= 1000 else 10))
     return max(1, min(value, done // 3)) if done else value
 
 
