@@ -141,7 +141,7 @@ def _repetitions(tree: ast.Module) -> list[Knob]:
     return found
 
 
-def _rewrite(source: str, knobs: list[Knob], done: int | None) -> str | None:
+def _rewrite(source: str, knobs: list[Knob], done: tuple[int, int] | None) -> str | None:
     """The driver's text with every knob's literal set to its reduced value (None when a literal is not where the
     parser put it)."""
     text = source.splitlines(keepends=True)
@@ -155,11 +155,11 @@ def _rewrite(source: str, knobs: list[Knob], done: int | None) -> str | None:
     return "".join(text)
 
 
-def reduced_value(full: int, done: int | None = None) -> int:
+def reduced_value(full: int, done: tuple[int, int] | None = None) -> int:
     """A tenth of the full amount (a hundredth from a thousand up), and no more than a third of what a cut run got
-    through."""
+    through when its progress counted against this amount (`done` = (done, total), total == full)."""
     value = max(1, full // (100 if full >= 1000 else 10))
-    return max(1, min(value, done // 3)) if done else value
+    return max(1, min(value, done[0] // 3)) if done and done[1] == full else value
 
 
 def _with_option(words: list[str], flag: str, value: int) -> list[str]:
@@ -176,7 +176,7 @@ def _with_option(words: list[str], flag: str, value: int) -> list[str]:
     return out + [flag, str(value)]
 
 
-def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], done: int | None = None,
+def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], done: tuple[int, int] | None = None,
                    ) -> Reduction | None:
     """The reduced form of a command that runs a Python driver with a work-amount knob, or None."""
     lines = script.strip().splitlines()

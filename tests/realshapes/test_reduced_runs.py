@@ -38,7 +38,8 @@ def test_a_cli_option_that_sets_the_amount_of_work_is_set_to_a_reduced_value():
     red = find_reduction("python3 sim.py --days 365", ".", _read({"sim.py": SIM_OPTION.format(pause=0)}))
     assert red is not None and red.script == "python3 sim.py --days 36" and red.copy is None
     assert red.text == "RW5-reduced: option --days of sim.py set to 36 instead of 365"
-    in_folder = find_reduction("python sim.py", "model", _read({"model/sim.py": SIM_OPTION.format(pause=0)}), 90)
+    in_folder = find_reduction("python sim.py", "model", _read({"model/sim.py": SIM_OPTION.format(pause=0)}),
+                               (90, 365))
     assert in_folder is not None and in_folder.script == "python sim.py --days 30"
 
 
@@ -89,7 +90,8 @@ def test_knobs_that_do_not_set_the_amount_of_work_are_left_alone():
     assert find_reduction("python3 train.py", ".", _read({"train.py": batch})) is None
     assert find_reduction("bash run.sh", ".", _read({"run.sh": "python3 sim.py"})) is None
     assert reduced_value(3650) == 36 and reduced_value(10**6) == 10**4 and reduced_value(365) == 36
-    assert reduced_value(365, done=30) == 10 and reduced_value(5) == 1
+    assert reduced_value(365, done=(30, 365)) == 10 and reduced_value(365, done=(6, 8)) == 36
+    assert reduced_value(5) == 1
 
 
 SIM_PAPER = """# Simulating a Year of an Epidemic

@@ -189,16 +189,17 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
     return script, Action("run", step.cmd, documented=step.documented), purpose, cwd
 
 
-def done_so_far(progress: str) -> int | None:
-    """The amount a cut run got through, from its progress mark ('342 of 365', 'Day 342')."""
-    match = re.search(r"\d+", progress)
-    return int(match.group(0)) if match else None
+def done_so_far(progress: str) -> tuple[int, int] | None:
+    """(done, total) of a cut run whose progress mark counts against a total ('342 of 365'), else None."""
+    match = re.fullmatch(r"(\d+) of (\d+)", progress)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def reduce_run(tools, runner, step: Step, script: str, env: dict[str, str], cwd: str, timeout: float,
-               done: int | None = None) -> tuple[str, CommandResult, str] | None:
+               done: tuple[int, int] | None = None) -> tuple[str, CommandResult, str] | None:
     """Run a documented command on less work (discovery/reduce.py): (script, run, RW5-reduced text), or None when
-    its driver has no work-amount knob."""
+    its driver has no work-amount knob. `done`: how far a cut run got of how many, which bounds the reduced amount
+    when the total is the knob's."""
     reduction = find_reduction(script, cwd, lambda rel: tools.read_file(rel, 2_000_000), done)
     if reduction is None:
         return None
