@@ -21,7 +21,8 @@ KNOB = re.compile(
     r"^(?:n|nb|num|number|max|total|n_?total)?[_-]?(?:of[_-])?"
     r"(days?|epochs?|iters?|iterations?|steps?|trials?|runs?|rounds?|episodes?|reps?|repeats?|repetitions?|"
     r"samples?|simulations?|sims?|generations?|experiments?|queries|instances?|games?|years?|months?|weeks?|"
-    r"hours?|minutes?|seconds?|duration|ticks?|timesteps?|evals?|evaluations?)$", re.I)
+    r"hours?|minutes?|seconds?|duration|ticks?|timesteps?|evals?|evaluations?)$"
+    r"|^(?:n|nb|num|test|repeat|run|trial|sample)?[_-]?times$", re.I)
 # fmt: on
 """Names of parameters that set how much work a run does (not how it is done: batch sizes, rates, seeds)."""
 MIN_FULL = 4

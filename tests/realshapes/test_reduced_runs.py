@@ -74,6 +74,9 @@ def test_a_work_amount_set_in_the_main_block_is_reduced_in_a_copy():
               "    print(audit(nb_trials, lst_eps[0]))\n")
     red = find_reduction("python experiment_1.py", ".", _read({"experiment_1.py": driver}))
     assert red is not None and (red.parameter, red.full, red.reduced) == ("nb_trials", 1_000_000, 10_000)
+    repeated = "if __name__ == '__main__':\n    n_bins = 50\n    test_times = 50\n    print(n_bins, test_times)\n"
+    times = find_reduction("python fig.py", ".", _read({"fig.py": repeated}))
+    assert times is not None and (times.parameter, times.reduced) == ("test_times", 5)
     assert "    nb_trials = 10000\n" in base64.b64decode(red.setup.split()[2]).decode()
 
 
