@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from .choose import DEFAULT_PYTHON, choose_python
 from .failures import (
+    NOT_PACKAGED,
     command_not_found,
     fix_for_missing_command,
     fix_for_missing_module,
     missing_module,
     module_to_distribution,
     notebook_tooling,
+    program_not_found,
 )
 from .model import VENV, EnvPlan, InstallStep, ProvisionStep, PythonChoice
 from .planner import plan_environment
 
 __all__ = [
-    "DEFAULT_PYTHON", "VENV", "EnvPlan", "InstallStep", "ProvisionStep", "PythonChoice", "choose_python",
-    "command_not_found", "fix_for_missing_command", "fix_for_missing_module", "missing_module",
-    "module_to_distribution", "notebook_tooling", "plan_environment",
+    "DEFAULT_PYTHON", "NOT_PACKAGED", "VENV", "EnvPlan", "InstallStep", "ProvisionStep", "PythonChoice",
+    "choose_python", "command_not_found", "fix_for_missing_command", "fix_for_missing_module", "missing_module",
+    "module_to_distribution", "notebook_tooling", "plan_environment", "program_not_found",
 ]

@@ -92,6 +92,9 @@ def _within(sat: list[Minor], avail: dict[Minor, str], prefs: list[tuple[Minor, 
         if below and below != pool:
             pool = below
             reasons.append(f"at most {fmt(ceiling)}: {src} publishes wheels up to it")
+        elif not below:  # none is old enough: the oldest on offer is the nearest
+            pool = [min(pool)]
+            reasons.append(f"nearest to {fmt(ceiling)} or older, which {src} needs for its wheels")
     if suite_ok is not None:
         fitting = [v for v in pool if suite_ok(avail[v])]
         if fitting and fitting != pool:

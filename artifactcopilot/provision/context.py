@@ -40,6 +40,8 @@ class Context:
     deps_installed: bool = False
     """A documented step installs the artifact's dependencies (no fallback needed)."""
     project_installed: bool = False
+    published: list[tuple[str, str]] = field(default_factory=list)
+    """(distribution, local folder): the artifact's own package, documented as installed from PyPI."""
     dependency_source: str | None = None
     """The file the documented install takes dependencies from (for skip reasons)."""
 

@@ -11,18 +11,43 @@ from .model import VENV, EnvPlan, ProvisionStep
 from .tables import normalize, table, tool_entry
 
 _MISSING = re.compile(r"(?:ModuleNotFoundError|ImportError): No module named ['\"]?([A-Za-z_][\w.]*)['\"]?")
+_FILE_NOT_FOUND = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: ['‘\"]([\w.+-]+)['’\"]\s*$",
+                             re.MULTILINE)
 _NOT_FOUND = [
     re.compile(r"^(?:.*?: )?(?:line \d+: )?([\w.+-]+): command not found\s*$", re.MULTILINE),
     re.compile(r"^(?:/bin/)?(?:ba|da|z)?sh: \d+: ([\w.+-]+): not found\s*$", re.MULTILINE),
+    re.compile(r"^[\w./-]+: \d+: ([\w.+-]+): not found\s*$", re.MULTILINE),  # dash names the script: run.sh: 2: X
     re.compile(r"^/usr/bin/env: ['‘\"]?([\w.+-]+)['’\"]?: No such file or directory\s*$", re.MULTILINE),
     re.compile(r"^(?:env|exec|make|xargs|nohup|timeout|time): ['‘\"]?([\w.+-]+)['’\"]?: "
                r"(?:No such file or directory|not found|Command not found)\s*$", re.MULTILINE),
     re.compile(r"^(?:/usr)?(?:/bin/)?(?:ba|z)?sh: (?:line \d+: )?([\w.+-]+): No such file or directory\s*$",
                re.MULTILINE),
     re.compile(r"because ([\w.+-]+) could not be found", re.MULTILINE),  # matplotlib: latex, dvipng, ghostscript
-    re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: ['‘\"]([\w.+-]+)['’\"]\s*$", re.MULTILINE),
+    _FILE_NOT_FOUND,
+    re.compile(r"^which: no ([\w.+-]+) in \(", re.MULTILINE),  # a script's `which` check (RPM-style which)
+    re.compile(r"(?:could not|cannot|can't|unable to) find (?:the )?(?:program |executable |command |binary )?"
+               r"['‘\"`]?([\w.+-]+)['’\"`]? (?:in|on) (?:your |the )?\$?PATH", re.MULTILINE | re.IGNORECASE),
+    re.compile(r"['‘\"`]?([\w.+-]+)['’\"`]? (?:is )?not (?:found|installed) (?:in|on) (?:your |the )?\$?PATH",
+               re.MULTILINE | re.IGNORECASE),
 ]
 PYTHON_NAMES = re.compile(r"^(python|pip)(3(\.\d+)?)?$")
+NO_LOOKUP = frozenset({"docker", "docker-compose", "podman", "singularity", "apptainer", "sudo", "nvidia-smi", "nvcc",
+                       "conda", "mamba", "micromamba", "module", "srun", "sbatch", "qsub"})
+"""Programs a sandboxed review cannot use even when a package ships them: container engines, GPU drivers, cluster
+schedulers, sudo; they are not looked up in Debian."""
+
+
+def program_not_found(output: str) -> str | None:
+    """A program the shell, `which` or a subprocess call could not find — not a data file a script could not open
+    (a bare FileNotFoundError name counts only when subprocess raised it)."""
+    if not isinstance(output, str):
+        return None
+    name = command_not_found(output)
+    if name is None or name in NO_LOOKUP or PYTHON_NAMES.match(name):
+        return None
+    from_file = any(m.group(1) == name for m in _FILE_NOT_FOUND.finditer(output))
+    shell = any(m.group(1) == name for p in _NOT_FOUND if p is not _FILE_NOT_FOUND for m in p.finditer(output))
+    return name if shell or from_file and "_execute_child" in output else None
 
 
 def missing_module(output: str) -> str | None:
@@ -55,9 +80,10 @@ def command_not_found(output: str) -> str | None:
     return None
 
 
-def fix_for_missing_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
+def fix_for_missing_command(name: str, plan: EnvPlan, lookup: bool = False) -> ProvisionStep | None:
     """A step that provides `name`: the project (a declared console script), the venv's python/pip (PATH),
-    a pythonX.Y alias to the venv's interpreter, a pip tool, or a Debian package in a container."""
+    a pythonX.Y alias to the venv's interpreter, a pip tool, or a Debian package in a container (from the tools table,
+    else — with `lookup`, for a name `program_not_found` gave — the package apt-file finds in the Contents index)."""
     if not name or not isinstance(name, str):
         return None
     if name in plan.console_scripts and plan.project_dir:
@@ -80,7 +106,34 @@ def fix_for_missing_command(name: str, plan: EnvPlan) -> ProvisionStep | None:
         return ProvisionStep(script=apt_script(entry["apt"]), purpose=f"`{name}` comes from the Debian "
                              f"package(s) {', '.join(entry['apt'])}", kind="apt", network=True, documented=False,
                              action="install", required=False)
+    if lookup and plan.container and PROGRAM_NAME.fullmatch(name) and name not in NO_LOOKUP:
+        return ProvisionStep(script=apt_file_script(name), purpose=f"`{name}` is not installed: install the Debian "
+                             "package that ships it (found with apt-file in the mirror's Contents index)", kind="apt",
+                             network=True, documented=False, action="install", required=False)
     return None
+
+
+PROGRAM_NAME = re.compile(r"[A-Za-z0-9][\w+-]{0,60}(?:\.\d+)*")
+"""A program's name (tmux, g++-12, python3.8), not a file's (engines.txt): only those are looked up in Debian."""
+NOT_PACKAGED = 3
+"""Exit status of `apt_file_script` when no Debian package of the suite ships the program."""
+
+
+def apt_file_script(name: str) -> str:
+    """Find the Debian package that ships the program `name` (apt-file over the mirror's Contents index: a file
+    `bin/NAME` or `sbin/NAME`) and install it; exit NOT_PACKAGED, saying so, when no package ships it."""
+    q, pattern = shlex.quote(name), shlex.quote(f"^/(usr/)?s?bin/{re.escape(name)}$")
+    return (
+        "export DEBIAN_FRONTEND=noninteractive; command -v apt-file >/dev/null || "
+        "{ apt-get update -qq && apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } || exit 1\n"
+        "ls /var/lib/apt/lists/*Contents* >/dev/null 2>&1 || apt-file update >/dev/null || exit 1\n"
+        f"pkgs=$(apt-file search -x {pattern} | cut -d: -f1 | sort -u)\n"
+        f"pkg=$(printf '%s\\n' \"$pkgs\" | grep -xF {q} || printf '%s\\n' \"$pkgs\" | grep -v -- '-dbg$' | head -n 1)\n"
+        f"if [ -z \"$pkg\" ]; then echo {shlex.quote(f'{name}: no Debian package of this suite ships it')} >&2; "
+        f"exit {NOT_PACKAGED}; fi\n"
+        f"echo {shlex.quote(f'{name} is shipped by the Debian package')} \"$pkg\"\n"
+        "apt-get install -y --no-install-recommends \"$pkg\""
+    )
 
 
 def _python_command(name: str, plan: EnvPlan) -> ProvisionStep | None:

@@ -100,6 +100,8 @@ class EnvPlan:
     """Folder (relative to the artifact root) of the installable project, when there is one."""
     container: bool = False
     notes: list[str] = field(default_factory=list)
+    blockers: list[str] = field(default_factory=list)
+    """What cannot be had here, read up front (a package with no wheel for any interpreter on offer)."""
     activate: dict[str, str] = field(default_factory=lambda: {"VIRTUAL_ENV": VENV, "PATH": f"{VENV}/bin:$PATH"})
     """Environment the artifact's commands run with so that `python`, `pip` and console scripts are the venv's
     (`$PATH` stands for the sandbox's PATH)."""
@@ -116,5 +118,6 @@ class EnvPlan:
             "project_dir": self.project_dir,
             "container": self.container,
             "notes": list(self.notes),
+            "blockers": list(self.blockers),
             "activate": dict(self.activate),
         }

@@ -22,10 +22,10 @@ from .context import Context, absorb_requirements, add, apt_script, pip_script
 from .failures import module_to_distribution
 from .metadata import read_project
 from .model import PIP, VENV, VENV_PYTHON, EnvPlan, InstallStep, ProvisionStep, PythonChoice
-from .pyversions import parse_minor, parse_spec
+from .pyversions import fmt, parse_minor, parse_spec
 from .requirements import REQ_FILE, excluded_reason, select_requirement_files
 from .system import build_needs, plan_tools
-from .tables import normalize, tool_entry, wheel_ceiling
+from .tables import WHEEL_ONLY, normalize, tool_entry, wheel_ceiling
 from .translate import translate
 
 
@@ -85,7 +85,23 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
     plan.apt_packages = list(dict.fromkeys(p for s in plan.steps if s.kind == "apt" or "apt-get install" in s.script
                                            for p in _apt_names(s.script))) if container else []
     plan.notes = ctx.notes
+    plan.blockers = _wheel_blockers(ctx, choice, offered)
     return plan
+
+
+def _wheel_blockers(ctx: Context, choice: PythonChoice | None, offered: dict[str, str]) -> list[str]:
+    """Pins of wheel-only distributions (tensorflow, torch) whose wheels stop below every interpreter on offer."""
+    versions = sorted(v for k in offered if (v := parse_minor(k)))
+    if choice is None or not versions:
+        return []
+    out = []
+    for name, version, source in ctx.pins:
+        ceiling = wheel_ceiling(name, version)
+        if normalize(name) in WHEEL_ONLY and ceiling and ceiling < versions[0]:
+            out.append(f"{name} {version} ({source}) needs Python {fmt(ceiling)} or older (PyPI has no wheel for a "
+                       f"newer one and no source build); the interpreters here are "
+                       f"{', '.join(fmt(v) for v in versions)}: it cannot be installed here")
+    return list(dict.fromkeys(out))
 
 
 def _python_requests(ctx: Context, doc_python: list[str]) -> None:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from .tables import series_below
+
 REQ_FILE = re.compile(r"(^|/)(requirements[^/]*\.txt|requirements/[^/]+\.txt)$", re.IGNORECASE)
 EXCLUDED = {
     "examples": "example code", "example": "example code", "samples": "example code", "demo": "example code",
@@ -160,3 +162,5 @@ def _requirement_line(line: str, path: str, info: RequirementsInfo) -> None:
     for spec in req.specifier:
         if spec.operator in ("==", "===") and "*" not in spec.version:
             info.pins.append((req.name, spec.version))
+        elif spec.operator in ("<", "<=") and (newest := series_below(req.name, spec.version, spec.operator == "<=")):
+            info.pins.append((req.name, newest))  # an upper bound: the newest series it allows

@@ -39,3 +39,24 @@ def tool_entry(tool: str) -> dict | None:
         return tools[key]
     base = re.split(r"[\s>=<(]", key)[0]
     return tools.get(base)
+
+
+WHEEL_ONLY = frozenset({"tensorflow", "tensorflow-gpu", "torch"})
+"""Distributions PyPI publishes as wheels only: a pin whose wheels stop below every Python here cannot be installed."""
+
+
+def series_below(name: str, bound: str, inclusive: bool) -> str | None:
+    """The newest release series in data/wheels.json under an upper bound (`tensorflow<2` -> 1.15)."""
+    series = table("wheels").get(normalize(name)) or {}
+    limit = _key(bound)
+    fits = [s for s in series if (_key(s) <= limit if inclusive else _key(s) < limit)]
+    return max(fits, key=_key) if fits and limit else None
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:2]) or (0,)
+
+
+def renamed(name: str) -> str | None:
+    """The distribution to install for a retired or wrong PyPI name (sklearn -> scikit-learn), else None."""
+    return table("renames").get(normalize(name))

@@ -18,12 +18,14 @@ from .makefile import recipes
 from .model import VENV, VENV_PYTHON, InstallStep
 from .pyversions import parse_minor
 from .requirements import excluded_reason
-from .tables import normalize
+from .tables import normalize, renamed
 
 DROP_FLAGS = ("--user", "--break-system-packages", "--system", "--quiet-user")
 ARG_FLAGS = ("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--only-binary",
              "--no-binary", "-t", "--target", "--prefix", "--root", "--src", "--platform", "--python-version")
 NOT_DEPENDENCIES = {"pip", "setuptools", "wheel"}
+RENAMED = "uses the current PyPI name"
+"""How a fix that only replaces a retired PyPI name begins (an added dependency, I1, not a changed command)."""
 TOOLING = {"poetry", "pipx", "uv", "pipenv", "virtualenv", "pyenv", "conda", "mamba", "hatch", "pdm", "tox", "nox"}
 
 
@@ -74,8 +76,15 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
     purpose = f"documented `{cmd.text}`" + (f"; {'; '.join(fixes)}" if fixes else "")
     for fix in fixes:
         ctx.note(f"`{cmd.text}` ({src(step)}) {fix}")
+    action = "run" if not fixes else "install" if all(f.startswith(RENAMED) for f in fixes) else "command_fix"
     add(ctx, pip_script(args, cwd, env), purpose, "project" if own and targets == 1 else "pip",
-        documented=True, action="command_fix" if fixes else "run", source=src(step))
+        documented=True, action=action, source=src(step))
+    for name, local in ctx.published:  # the artifact's own code stands in only when the release cannot be had
+        add(ctx, f"{VENV_PYTHON} -m pip show {name} >/dev/null 2>&1 || {pip_script([local], cwd, env)}",
+            f"the documentation installs the published package {name} from PyPI, and the review evaluates that "
+            f"release; the artifact's own code ({local}) is installed instead only if the release cannot be",
+            "project", documented=False, action="install", source=src(step), required=False)
+    ctx.published.clear()
     ctx.deps_installed = ctx.deps_installed or deps
 
 
@@ -130,6 +139,10 @@ def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: 
         fixes.append(f"skips {name} (the review does not need it to install the artifact)")
         return None, False
     own = normalize(name) == normalize(project.name or "\0") or name in project.packages
+    if not own and (new := renamed(name)):
+        fixes.append(f"{RENAMED} {new} for {name} (a retired or wrong PyPI name)")
+        ctx.names.append(new)
+        return new + word[len(name):], False
     if not own:
         ctx.names.append(name)
         return word, False
@@ -139,8 +152,11 @@ def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: 
         return word, False
     ctx.project_installed = True
     local = relative(project.dir, cwd)
-    fixes.append(f"installs the artifact's own code ({local}) instead of the published package {word}: the "
-                 "review evaluates the artifact, not the release on PyPI")
+    if "://" not in word:  # a release on PyPI, which the review can reach: installed as documented
+        ctx.published.append((name, local))
+        return word, False
+    fixes.append(f"installs the artifact's own code ({local}) instead of {word}: the same repository, whose host "
+                 "the review cannot reach")
     return local, True
 
 

@@ -9,6 +9,7 @@
     # figures shown: ...            (optional: figures the review's headless display saved)
     # invocation: documented|fix|undocumented|probe   (how the review came to run it)
     # note: ...                      (optional, e.g. "rerun in a fresh copy without results/t.csv")
+    # outcome: <verdict>: <reasons>  (optional: what the output shows, sandbox/outcome.py)
     ----- stdout -----
     ...
     ----- stderr -----
@@ -46,6 +47,8 @@ class CommandLog:
     """documented (as the docs give it), fix (a logged mechanical fix of a documented command), undocumented,
     probe; empty for logs that do not say."""
     note: str = ""
+    outcome: str = ""
+    """The recorded judgement of the output ('invalid: 8 of 8 items failed ...'); empty for logs that do not say."""
     stdout: str = ""
     stderr: str = ""
 
@@ -59,7 +62,7 @@ def _listing(paths: list[str]) -> str:
 
 
 def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: bytes | str, note: str = "",
-               invocation: str = "") -> str:
+               invocation: str = "", outcome: str = "") -> str:
     out = stdout.decode("utf-8", "replace") if isinstance(stdout, bytes) else stdout
     err = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
     lines = [f"$ {script}",
@@ -75,6 +78,8 @@ def format_log(script: str, record: CommandRecord, stdout: bytes | str, stderr: 
         lines.append(f"# invocation: {invocation}")
     if note:
         lines.append(f"# note: {note}")
+    if outcome:
+        lines.append(f"# outcome: {' '.join(outcome.split())}")
     return "\n".join(lines) + f"\n{STDOUT}\n{out}\n{STDERR}\n{err}\n"
 
 
@@ -104,4 +109,6 @@ def parse_log(text: str) -> CommandLog:
             log.note = value
         elif key == "invocation":
             log.invocation = value
+        elif key == "outcome":
+            log.outcome = value
     return log

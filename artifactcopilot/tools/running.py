@@ -17,6 +17,7 @@ from ..interventions import Action
 from ..models import CommandRecord, Evidence, Flag, Intervention
 from ..sandbox.base import VENV, RunResult, Session, offers_suites
 from ..sandbox.commandlog import format_log
+from ..sandbox.outcome import RunOutcome, judge_run
 from . import display
 from .committed import compare_regenerated, set_aside_committed
 from .context import ReviewContext
@@ -30,6 +31,8 @@ class CommandResult:
     intervention: Intervention | None = None
     figures: list[str] = field(default_factory=list)
     """Evidence ids of the figures the command showed (PNG files kept in the run directory)."""
+    outcome: RunOutcome | None = None
+    """What the run's output and the files it wrote show (exit 0 is not success); None for setup steps."""
 
 
 def command_name(script: str) -> str:
@@ -80,7 +83,7 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
                            phase=phase))
 
 
-FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare")
+FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare", "reduce")
 NOTEBOOK_OUT = ".copilot/notebooks"
 """Executed copies of notebooks, inside the artifact copy (the notebook itself is never rewritten)."""
 # The runner's source is sent as is; its long lines are split across adjacent literals, not in the sent text.
@@ -146,14 +149,17 @@ class Running:
         return session
 
     def _persist(self, kind: str, script: str, result: RunResult, note: str = "", with_record: bool = True,
-                 name: str | None = None, outcome: str | None = None, invocation: str = "") -> Evidence:
+                 name: str | None = None, outcome: str | None = None, invocation: str = "",
+                 judged: RunOutcome | None = None) -> Evidence:
         rec = result.record
-        status = outcome or ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
+        status = outcome or (judged.line(rec.exit_code) if judged else None) or \
+            ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
         summary = f"{script.splitlines()[-1][:120] if script.strip() else script} -> {status}"
         if note:
             summary = f"{note} -> {status}"
         ev = self.ctx.store.add(self.phase, kind, name or command_name(script),
-                                format_log(script, rec, result.stdout_full, result.stderr_full, note, invocation),
+                                format_log(script, rec, result.stdout_full, result.stderr_full, note, invocation,
+                                           judged.header() if judged else ""),
                                 summary)
         if with_record:
             self.ctx.store.add_json(self.phase, "command-record", "record", rec.model_dump(mode="json"),
@@ -173,12 +179,15 @@ class Running:
         committed = set_aside_committed(self.ctx.root) if kind == "command" else None
         result = self._execute(session, script, env, network, timeout, cwd, shown)
         self.ctx.command_seconds += time.monotonic() - started
-        self._tell("command-done", "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")
-        ev = self._persist(kind, script, result, invocation=invocation_of(action, kind))
+        judged = None if kind == "setup" else judge_run(session.root, result)
+        self._tell("command-done", judged.line(result.record.exit_code) if judged else
+                   "timed out" if result.record.timed_out else f"exit {result.record.exit_code}")
+        ev = self._persist(kind, script, result, invocation=invocation_of(action, kind), judged=judged)
         compare_regenerated(self.ctx, self.phase, committed, session.root, result.record, ev.id)
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             intervention = self._effects(result.record, script, ev.id) or intervention
-        return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id))
+        return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id),
+                             judged)
 
     def _keep_figures(self, root: Path, record: CommandRecord, ev_id: str) -> list[str]:
         """Copy the figures a command showed into the evidence, so the report can show what was drawn."""
@@ -262,9 +271,11 @@ class Running:
             started = time.monotonic()
             result = fresh.run(script, timeout=self.ctx.options.timeout_s, env=env)
             self.ctx.command_seconds += time.monotonic() - started
+            judged = judge_run(fresh.root, result)
         finally:
             fresh.close()
-        ev = self._persist("provenance", script, result, note=f"provenance rerun without {withheld}", with_record=False)
+        ev = self._persist("provenance", script, result, note=f"provenance rerun without {withheld}", with_record=False,
+                           judged=judged)
         return result.record, result.stdout_full.decode("utf-8", "replace"), ev
 
     def use_suite(self, suite: str, action: Action, purpose: str) -> CommandResult | None:

@@ -3,7 +3,8 @@
 A claim that the workflow ran, matched or transferred stands only on a run that
 1. the review came to through the documentation: invocation `documented`, or a logged `fix` of a
    documented command (never a `probe` or an `undocumented` command);
-2. exited 0 within its time limit;
+2. exited 0 within its time limit, with output that shows the work was done (sandbox/outcome.py: no traceback,
+   no missing program, no failure for most items, no empty/NaN/all-zero result files, not only a usage text);
 3. ran a program of the artifact — not only shell builtins and coreutils (`echo`, `printf`, `true`,
    `cat FILE`), nor an interpreter given inline code that uses nothing of the artifact
    (`python -c "print(...)"`), nor a package manager;
@@ -21,6 +22,7 @@ from functools import cached_property
 from ..evidence import EvidenceStore
 from ..models import Evidence
 from ..sandbox.commandlog import CommandLog, parse_log
+from ..sandbox.outcome import RunOutcome, judge
 from .shell import NO_PROGRAM, RUNNERS, program_words, simple_commands
 
 GROUNDING_INVOCATIONS = ("documented", "fix")
@@ -182,6 +184,13 @@ class RunView:
         return set(self.log.created) | set(self.log.modified)
 
     @cached_property
+    def outcome(self) -> RunOutcome:
+        """The judgement the log records (made with the files the run wrote), else one from its output alone."""
+        recorded = RunOutcome.from_header(self.log.outcome) if self.log.outcome else None
+        return recorded or judge(self.log.exit_code, self.log.timed_out, self.log.stdout, self.log.stderr,
+                                 wrote=bool(self.outputs))
+
+    @cached_property
     def artifact_code(self) -> bool:
         return runs_artifact_code(self.script, self.files)
 
@@ -192,18 +201,21 @@ class RunView:
     @property
     def ran_program(self) -> bool:
         """Exit 0 from some program beyond shell builtins (what a probe of the environment needs)."""
-        return self.ok and any(
+        return self.ok and self.outcome.valid and any(
             program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in simple_commands(self.script)
         )
 
     @cached_property
     def grounds(self) -> bool:
         """A run that can back a claim that the workflow ran, matched or transferred."""
-        return self.ok and self.log.invocation in GROUNDING_INVOCATIONS and self.artifact_code and not self.display
+        return (self.ok and self.outcome.valid and self.log.invocation in GROUNDING_INVOCATIONS and self.artifact_code
+                and not self.display)
 
     def why_not(self) -> str:
         if not self.ok:
             return "it did not exit 0"
+        if not self.outcome.valid:
+            return f"its output shows the work was not done ({'; '.join(self.outcome.reasons[:2])})"
         if self.log.invocation not in GROUNDING_INVOCATIONS:
             return f"it was {'a probe' if self.log.invocation == 'probe' else 'not a documented command'}"
         if not self.artifact_code:

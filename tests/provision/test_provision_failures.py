@@ -86,7 +86,8 @@ def test_system_tool_only_in_a_container():
     step = fix_for_missing_command("gnuplot", plan(container=True))
     assert step.kind == "apt" and "gnuplot-nox" in step.script
     assert fix_for_missing_command("jupyter", plan()).script == f"{PIP} jupyter"
-    assert fix_for_missing_command("frobnicate", plan(container=True)) is None
+    assert fix_for_missing_command("frobnicate", plan(container=True)) is None  # not looked up unless a run says so
+    assert "apt-file search" in fix_for_missing_command("frobnicate", plan(container=True), lookup=True).script
 
 
 def test_missing_module_fix_skips_the_artifacts_own_modules():

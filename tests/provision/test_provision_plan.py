@@ -81,13 +81,14 @@ AVCLASS = Tree({
 })
 
 
-def test_pypi_name_of_the_project_installs_the_local_code():
+def test_pypi_name_of_the_project_installs_the_published_release_as_documented():
     p = plan(AVCLASS, [doc("pip install avlabel-lab", source="README.md:23")])
-    assert [s.kind for s in p.steps] == ["venv", "project"]
-    step = p.steps[1]
-    assert step.script == f"{PIP} ."
-    assert (step.action, step.documented) == ("command_fix", True)
-    assert any("not the release on PyPI" in n for n in p.notes)
+    assert [s.kind for s in p.steps] == ["venv", "pip", "project"]
+    published, own = p.steps[1], p.steps[2]
+    assert published.script == f"{PIP} avlabel-lab" and (published.action, published.documented) == ("run", True)
+    assert own.script == f"{VENV}/bin/python -m pip show avlabel-lab >/dev/null 2>&1 || {PIP} ."
+    assert (own.action, own.documented, own.required) == ("install", False, False)
+    assert "the review evaluates that release" in own.purpose
     assert p.console_scripts == {"avlabel": "avlabel.labeler:main"} and p.project_name == "avlabel-lab"
 
 
@@ -95,8 +96,8 @@ def test_setup_py_project_with_its_name_documented_and_pip_user_dropped():
     t = Tree({"setup.py": "from setuptools import setup\nsetup(name='callgraph', entry_points={'console_scripts': "
                           "['callgraph=callgraph.__main__:main']})\n", "callgraph/__init__.py": ""})
     p = plan(t, [doc("pip3 install --user callgraph numpy")])
-    step = p.steps[-1]
-    assert step.script == f"{PIP} . numpy" and step.action == "command_fix"
+    step = p.steps[-2]
+    assert step.script == f"{PIP} callgraph numpy" and step.action == "command_fix"
     assert p.console_scripts == {"callgraph": "callgraph.__main__:main"}
 
 

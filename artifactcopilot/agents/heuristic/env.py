@@ -20,6 +20,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, steps_of
+from .fixes import outcome_of, valid_output
 from .runsteps import command_of
 
 ISOLATION = re.compile(r"(^|/)(Dockerfile[^/]*|environment[^/]*\.ya?ml|conda[^/]*\.ya?ml|poetry\.lock|Pipfile\.lock|"
@@ -155,8 +156,8 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
         return out
     res = tools.probe(f"{python} --version", "is the Python interpreter usable")
     out["evidence"].append(res.evidence.id)
-    if not res.record.ok:
-        out["problems"].append(f"{python} does not run")
+    if not valid_output(res):
+        out["problems"].append(f"{python} does not run ({outcome_of(res).line(res.record.exit_code)})")
     scripts = sorted(plan.console_scripts)
     if scripts and tools.ctx.venv_ready:
         res = tools.probe(" ; ".join(f"command -v {shlex.quote(s)} >/dev/null && echo '{s} ok' || echo '{s} MISSING'"
@@ -203,8 +204,10 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     checklist = [
         item("D2.declared", declared, [plan_id, *d1.evidence[:1]],
              "dependency files or documented setup" if declared else "no environment declared"),
-        item("D2.setup_ok", not setup["failed"] and not setup["skipped"], setup["evidence"] or [plan_id],
-             "; ".join(setup["failed"] + setup["skipped"])[:300] or f"{len(plan.steps)} setup steps completed"),
+        item("D2.setup_ok", not setup["failed"] and not setup["skipped"] and not plan.blockers,
+             setup["evidence"] or [plan_id],
+             "; ".join(plan.blockers + setup["failed"] + setup["skipped"])[:400]
+             or f"{len(plan.steps)} setup steps completed"),
         item("D2.evaluable", evaluable, probes["evidence"] + [plan_id], eval_note),
         item("D2.pinned", pinned, [plan_id], "no third-party dependency" if not third_party else
              ("versions locked or pinned" if pinned else f"{len([r for r in third_party if '==' not in r])} of "
@@ -223,11 +226,12 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
              "venv_step": setup.get("venv_step"),
              "plan": {"python": python.to_dict() if python else None, "console_scripts": plan.console_scripts,
                       "project_name": plan.project_name, "project_dir": plan.project_dir, "container": plan.container},
-             "notes": plan.notes}
+             "notes": plan.notes, "blockers": plan.blockers}
     summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}: "
                f"Python {python.chosen if python else '?'}" + (f" ({python.drift})" if python and python.drift else "")
                + f", {len(installs)} install steps"
-               + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + ".")
+               + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + "."
+               + (f" Blocker: {'; '.join(plan.blockers)}." if plan.blockers else ""))
     return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, plan_id),
                        evidence_level=level, facts=facts, summary=summary, flags=flags,
                        interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])

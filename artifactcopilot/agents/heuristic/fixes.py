@@ -15,12 +15,21 @@ from pathlib import PurePosixPath
 
 from ...interventions import Action
 from ...models import CommandRecord
-from ...provision import EnvPlan, command_not_found, fix_for_missing_command, fix_for_missing_module, missing_module
+from ...provision import (
+    NOT_PACKAGED,
+    EnvPlan,
+    command_not_found,
+    fix_for_missing_command,
+    fix_for_missing_module,
+    missing_module,
+    program_not_found,
+)
+from ...sandbox.outcome import RunOutcome, judge_record
+from ...tools import CommandResult
 
 CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|"
                        r"([^\s:]+): No such file or directory")
 NOT_FOUND_CMD = re.compile(r"(?:^|\s)(python|pip): (?:command )?not found")
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*Exception in thread", re.M)
 WRITE_MISSING = re.compile(r"(?:FileNotFoundError|No such file or directory)[^\n]*?['\"]([^'\"]+)['\"]")
 ARCHIVES = (".gz", ".zip", ".tar.gz", ".tgz", ".tar", ".xz", ".bz2", ".tar.xz")
 
@@ -36,12 +45,31 @@ class Fix:
     """A step to run before retrying (network on when `network`)."""
     network: bool = False
     replay: list[dict] = field(default_factory=list)
+    program: str = ""
+    """The missing program the setup step installs (to name it when it cannot be had)."""
+
+    def blocker(self, setup: CommandRecord, evidence: str) -> str:
+        """What a failed setup step means for the run, in words for the report."""
+        if self.program and setup.exit_code == NOT_PACKAGED:
+            return (f"`{self.program}` cannot be had here: no Debian package ships it (apt-file over the mirror's "
+                    f"Contents index, {evidence})")
+        what = f"`{self.program}`" if self.program else "what the run needs"
+        return f"{what} could not be installed ({'timed out' if setup.timed_out else f'exit {setup.exit_code}'}, " \
+               f"{evidence})"
 
 
-def valid_output(rec: CommandRecord) -> bool:
-    """RW3: exit 0 within the budget, something to look at, no traceback."""
-    produced = bool(rec.stdout.strip()) or bool(rec.files_created) or bool(rec.files_modified)
-    return rec.ok and produced and not TRACEBACK.search(rec.stderr)
+def outcome_of(run: CommandResult | CommandRecord) -> RunOutcome:
+    """The judgement of a run's output (sandbox/outcome.py): recorded when the run was made, else read from the
+    record's output heads."""
+    if isinstance(run, CommandResult):
+        return run.outcome or judge_record(run.record)
+    return judge_record(run)
+
+
+def valid_output(run: CommandResult | CommandRecord) -> bool:
+    """RW3: exit 0 within the budget and output that shows the work was done (no traceback, no missing program,
+    no failure for most items, no empty/NaN/all-zero result files, not only a usage text)."""
+    return outcome_of(run).valid
 
 
 def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[str, str], env: dict[str, str],
@@ -67,11 +95,12 @@ def _missing_module(text, script, files, env_vars, env, plan, cwd) -> Fix | None
 
 def _missing_command(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     name = command_not_found(text)
-    step = fix_for_missing_command(name, plan) if name and plan is not None else None
+    step = fix_for_missing_command(name, plan, lookup=program_not_found(text) == name) \
+        if name and plan is not None else None
     if step is None:
         return None
     return Fix(script, Action(step.action if step.action != "run" else "install", step.script), step.purpose, env,
-               setup=step.script, network=step.network)
+               setup=step.script, network=step.network, program=name or "")
 
 
 def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:

@@ -18,8 +18,8 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
-from .fixes import diagnose, valid_output
-from .runsteps import Attempt, candidates, command_of, not_runnable
+from .fixes import diagnose, outcome_of, valid_output
+from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, reduce_run
 
 MAX_FIXES = 4
 MAX_RUNS = 12
@@ -42,10 +42,16 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     timeout = deadline.timeout(limit)
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
-    res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
-    runs = [res]
+    reduced = None
+    if step.long and not step.quick and runner == tools.run_workflow:  # the docs call it long: reduce it first
+        first = reduce_run(tools, runner, step, script, env, cwd, timeout)
+        if first is not None:
+            script, res, reduced = first
+    if reduced is None:
+        res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
+    runs, blocker = [res], None
     for _ in range(MAX_FIXES):
-        if valid_output(res.record) or (timeout := deadline.timeout(limit)) is None:
+        if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
             break
         fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
         if fix is None or setup_only and not fix.setup:
@@ -58,6 +64,7 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
             setup = tools.run_setup(fix.setup, fix.action, fix.purpose, network=fix.network,
                                     cwd="." if fix.network else cwd, timeout=setup_timeout)
             if not setup.record.ok:
+                blocker = fix.blocker(setup.record, setup.evidence.id)
                 break
             replay.append({"script": fix.setup, "network": fix.network, "cwd": "." if fix.network else cwd})
             action = Action("run", script, documented=action.documented) if action.kind == "run" else action
@@ -66,7 +73,17 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         script, env = fix.script, fix.env
         res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout)
         runs.append(res)
-    return Attempt(step, script, env, runs, cwd=cwd)
+    cut = outcome_of(res)
+    if reduced is None and res.record.timed_out and runner == tools.run_workflow \
+            and (timeout := deadline.timeout(limit)) is not None:  # cut by the budget: run it smaller
+        again = reduce_run(tools, runner, step, script, env, cwd, timeout, done_so_far(cut.progress))
+        if again is not None:
+            script, res, reduced = again
+            runs.append(res)
+    missing = outcome_of(res).missing_program
+    if blocker is None and missing and not valid_output(res):
+        blocker = f"`{missing}` is not installed, and no fix here could provide it"
+    return Attempt(step, script, env, runs, cwd=cwd, blocker=blocker, reduced=reduced)
 
 
 def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
@@ -232,7 +249,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
              f"documented at {step.source}" + ("" if step.documented else " (author script)")),
         item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
         item("RW3", True, [last.evidence.id],
-             f"exit 0, {len(last.record.stdout)} chars of output, {len(last.record.files_created)} files created"),
+             f"{outcome_of(last).line(0)}, {len(last.record.stdout)} chars of output, "
+             f"{len(last.record.files_created)} files created"),
         item("RW4", bool(step.mentions) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
              f"tied to {', '.join(step.mentions)}" if step.mentions else f"section '{step.section}'"),
         rw5,
@@ -269,7 +287,8 @@ def _failed(ctx, tools, attempts, display, sel_id, rw5, facts, all_runs) -> Phas
                  item("RW3", False, all_runs or [sel_id], f"no documented command produced valid output: {outcomes}"),
                  item("RW4", bool(first and first.mentions), [sel_id]), rw5,
                  item("D3.stable", False, all_runs or [sel_id], "no successful run to repeat")]
-    return _packet(ctx, tools, checklist, EvidenceLevel.E0, facts, sel_id,
+    started = any(a.runs and outcome_of(a.runs[-1]).started for a in attempts)  # cut with progress: it ran (E1)
+    return _packet(ctx, tools, checklist, EvidenceLevel.E1 if started else EvidenceLevel.E0, facts, sel_id,
                    f"The documented workflow did not produce valid output: {outcomes}.")
 
 
@@ -282,13 +301,15 @@ def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[
     again = tools.run_workflow(chosen.script, Action("run", chosen.step.cmd, documented=chosen.step.documented),
                                f"stability rerun of {last.evidence.id}", env=chosen.env, cwd=chosen.folder,
                                timeout=timeout)
-    same = valid_output(again.record) and normalized(again.record.stdout) == normalized(last.record.stdout)
+    same = valid_output(again) and normalized(again.record.stdout) == normalized(last.record.stdout)
     return same, [again.evidence.id]
 
 
 def _coverage(d1, attempts: list[Attempt], skipped: list[dict], deadline: Deadline) -> dict:
     valid = [a for a in attempts if a.valid]
-    reduced = [a.step.cmd for a in attempts if a.step.quick]
+    reduced = [a.reduced or a.step.cmd for a in attempts if a.step.quick or a.reduced and a.valid]
+    started = [f"`{a.step.cmd}` started, cut at {o.progress}" for a in attempts if a.runs
+               and (o := outcome_of(a.runs[-1])).started]
     out_of_time = [a.step.cmd for a in attempts if a.note and "time budget" in a.note] + \
                   [s["cmd"] for s in skipped if "time budget" in s.get("why", "")]
     text = f"{len(valid)} of {len(attempts)} documented commands run gave valid output"
@@ -296,6 +317,8 @@ def _coverage(d1, attempts: list[Attempt], skipped: list[dict], deadline: Deadli
         text += f"; reduced mode: {', '.join(reduced[:3])}"
     if out_of_time:
         text += f"; not run for lack of time: {len(out_of_time)}"
+    if started:
+        text += "; " + "; ".join(started[:3]) + " by the time limit (E1)"
     if d1.facts.get("long_run_warning"):
         text += "; the documentation calls the full run long"
     return {"text": text, "reduced": reduced, "out_of_time": out_of_time}

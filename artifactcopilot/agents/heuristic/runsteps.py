@@ -7,9 +7,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from ...discovery import Step
+from ...discovery.reduce import find_reduction
 from ...interventions import Action
 from ...tools import CommandResult
-from .fixes import valid_output
+from .fixes import outcome_of, valid_output
 
 RUNNABLE_KINDS = ("workflow", "plot", "test")
 PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
@@ -33,6 +34,10 @@ class Attempt:
     """The checked-in file the command only printed (display, not a computation)."""
     cwd: str | None = None
     """The folder it ran in (the step's, unless a path fix moved it)."""
+    blocker: str | None = None
+    """What stopped it that the review could not fix (a program no Debian package ships, an install that failed)."""
+    reduced: str | None = None
+    """RW5-reduced: how the run was made smaller (the knob, its full and reduced values), when it was."""
 
     @property
     def folder(self) -> str:
@@ -40,7 +45,7 @@ class Attempt:
 
     @property
     def valid(self) -> bool:
-        return bool(self.runs) and valid_output(self.runs[-1].record)
+        return bool(self.runs) and valid_output(self.runs[-1])
 
     def weight(self) -> int:
         s = self.step
@@ -54,20 +59,23 @@ class Attempt:
     def outcome(self, tools=None) -> str:
         if not self.runs:
             return f"`{self.step.cmd}`: {self.note}"
-        rec = self.runs[-1].record
-        return f"`{self.step.cmd}` -> " + ("timed out" if rec.timed_out else f"exit {rec.exit_code}")
+        last = self.runs[-1]
+        return (f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code)
+                + (f" — {self.blocker}" if self.blocker else ""))
 
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
                 "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid,
-                "note": self.note, "executed": self.executed}
+                "note": self.note, "executed": self.executed, "blocker": self.blocker,
+                "reduced": self.reduced}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
         rec = last.record if last else None
         return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env,
                 "kind": self.step.kind, "section": self.step.section, "mentions": self.step.mentions,
-                "quick": self.step.quick, "step_order": self.step.order, "source": self.step.source,
+                "quick": self.step.quick or bool(self.reduced), "reduced": self.reduced,
+                "step_order": self.step.order, "source": self.step.source,
                 "notebook": self.step.notebook, "executed": self.executed,
                 "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
@@ -179,3 +187,27 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
         return (script, Action("version", f"{script}  (in the review's environment, for `{step.runner} run`)"),
                 purpose, cwd)
     return script, Action("run", step.cmd, documented=step.documented), purpose, cwd
+
+
+def done_so_far(progress: str) -> tuple[int, int] | None:
+    """(done, total) of a cut run whose progress mark counts against a total ('342 of 365'), else None."""
+    match = re.fullmatch(r"(\d+) of (\d+)", progress)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def reduce_run(tools, runner, step: Step, script: str, env: dict[str, str], cwd: str, timeout: float,
+               done: tuple[int, int] | None = None) -> tuple[str, CommandResult, str] | None:
+    """Run a documented command on less work (discovery/reduce.py): (script, run, RW5-reduced text), or None when
+    its driver has no work-amount knob. `done`: how far a cut run got of how many, which bounds the reduced amount
+    when the total is the knob's."""
+    reduction = find_reduction(script, cwd, lambda rel: tools.read_file(rel, 2_000_000), done)
+    if reduction is None:
+        return None
+    if reduction.setup:
+        made = tools.run_setup(reduction.setup, Action("reduce", f"write {reduction.copy}: {reduction.text}",
+                                                       target=reduction.copy), reduction.text, network=False)
+        if not made.record.ok:
+            return None
+    res = runner(reduction.script, Action("reduce", reduction.script), f"{reduction.text} ({step.source})", env=env,
+                 cwd=cwd, timeout=timeout)
+    return reduction.script, res, reduction.text
