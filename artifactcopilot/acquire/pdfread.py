@@ -20,6 +20,7 @@ from .pdftext import PaperError, open_pdf, pypdf_pages
 class PdfTable(Table):
     """A table read from a PDF: the page it is on rides along, out of the serialized table."""
     page: int | None = Field(None, exclude=True)
+    marks: list[str] = Field(default_factory=list, exclude=True, description="Footnote marks set apart.")
 
 
 @dataclass
@@ -90,4 +91,4 @@ def _join(found: list[Found]) -> list[Found]:
 
 def _table(t: Found) -> Table:
     caption = re.sub(r"^(?:TABLE|Table|Tab\.)\s*[0-9IVXLC]+\s*[:.|]?\s*", "", t.caption)
-    return PdfTable(label=t.label, caption=caption, header=t.header, rows=t.rows, page=t.page)
+    return PdfTable(label=t.label, caption=caption, header=t.header, rows=t.rows, page=t.page, marks=t.marks)

@@ -19,6 +19,8 @@ FIGURE = re.compile(r"^(?:FIGURE|Figure|Fig\.)\s*(\d+)\s*[:.|]")
 HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+[A-Z]")
 DATA = re.compile(r"^[-+−~≈<>(]*\d[\d.,/%()±+\-−×x\s]*[kKMB]?[%)]*$")
 NOTE = re.compile(r"^(?:[∗*†‡§¶]\s*\S|(?:Notes?|Source)\s*[:.])")
+MARK = "\x00"
+SYMBOL_MARK = re.compile(r"^[*†‡§¶#]*$")
 ANNOTATION = re.compile(r"^(?:\(.*\)|±.*|\+/?-.*)$")
 
 
@@ -29,7 +31,8 @@ class Found:
     page: int
     header: list[str]
     rows: list[list[str]]
-    lines: list[Line] = field(default_factory=list)  # what the table covers on the page (kept out of the text)
+    marks: list[str] = field(default_factory=list)  # footnote marks set apart from the numbers they follow
+    lines: list[Line] = field(default_factory=list)  # the grid's lines on the page (kept out of the text)
     continued: bool = False
 
 
@@ -128,8 +131,8 @@ def find_tables(page: PageLayout) -> list[Found]:
             continue
         taken |= {id(w) for ln in body for w in ln.words}
         caption = " ".join(ln.text for ln in lines[i:j])
-        header, rows = grid(body, [r for r in page.rules if r.x1 > span[0] and r.x0 < span[1]])
-        out.append(Found(caption_label(cap.text) or "", caption, page.number, header, rows, body + lines[i:j],
+        header, rows, marks = grid(body, [r for r in page.rules if r.x1 > span[0] and r.x0 < span[1]])
+        out.append(Found(caption_label(cap.text) or "", caption, page.number, header, rows, marks, body,
                          continued=bool(re.search(r"(?i)\(cont(?:inued|\.)?", caption))))
     return out
 
@@ -161,10 +164,11 @@ def _overlap(a0: float, a1: float, col: tuple[float, float]) -> float:
     return min(a1, col[1]) - max(a0, col[0])
 
 
-def _place(seg: list[Word], cols: list[tuple[float, float]], spread: bool) -> dict[int, list[Word]]:
+def _place(seg: list[Word], cols: list[tuple[float, float]], spread: bool,
+           extent: tuple[float, float] | None = None) -> dict[int, list[Word]]:
     """The column(s) a cell belongs to: a header cell spreads over every column it overlaps; a body cell
     overlapping two columns is split word by word."""
-    x0, x1 = seg[0].x0, seg[-1].x1
+    x0, x1 = extent or (seg[0].x0, seg[-1].x1)
     hit = [k for k, c in enumerate(cols) if _overlap(x0, x1, c) > 0]
     if len(hit) == 1 or (hit and spread):
         return {k: seg for k in hit}
@@ -182,7 +186,8 @@ def _header_count(lines: list[Line], rules: list[Rule], cells: list[list[str]]) 
     """Header rows: those above the first rule inside the table, else those before the first number."""
     if len(lines) > 1:
         top, bottom = lines[0].top, lines[-1].bottom
-        inner = [r.y for r in rules if top < r.y < bottom]
+        left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+        inner = [r.y for r in rules if top < r.y < bottom and r.x1 - r.x0 >= 0.6 * (right - left)]
         if inner:
             k = sum(ln.bottom <= inner[0] + 1 for ln in lines)
             if 0 < k <= 4:
@@ -231,29 +236,66 @@ def _merge_columns(header: list[str], rows: list[list[str]]) -> tuple[list[str],
     return header, rows
 
 
-def _place_row(row: list[list[Word]], cols: list[tuple[float, float]], head: bool) -> list[str]:
+def _extent(seg: list[Word], line: Line, rules: list[Rule]) -> tuple[float, float]:
+    """A header cell's reach: a partial rule right under it (\\cmidrule) spans the columns it heads."""
+    x0, x1 = seg[0].x0, seg[-1].x1
+    for r in rules:
+        if line.bottom - 1 <= r.y <= line.bottom + 1.2 * line.size and r.x0 < x1 and r.x1 > x0:
+            x0, x1 = min(x0, r.x0), max(x1, r.x1)
+    return x0, x1
+
+
+def _cell_text(words: list[Word]) -> str:
+    """Words of a cell as printed; a footnote mark in letters or digits is set apart after MARK."""
+    out = []
+    for w in sorted(words, key=lambda w: w.x0):
+        out.append(w.text + (w.mark if SYMBOL_MARK.match(w.mark) else MARK + w.mark if w.mark else ""))
+    return " ".join(out)
+
+
+def _place_row(row: list[list[Word]], cols: list[tuple[float, float]], line: Line, rules: list[Rule] | None
+               ) -> list[str]:
+    """A row's cells by column; `rules` is given for a header row (its cells may span columns)."""
+    head = rules is not None
     out: list[list[Word]] = [[] for _ in cols]
     for seg in row:
         for part in _split_at_gaps(seg, cols) if head else [seg]:
-            for k, ws in _place(part, cols, spread=head).items():
+            extent = _extent(part, line, rules) if rules is not None else None
+            for k, ws in _place(part, cols, spread=head, extent=extent).items():
                 out[k].extend(ws)
-    return [" ".join(w.text + w.mark for w in sorted(c, key=lambda w: w.x0)) for c in out]
+    return [_cell_text(c) for c in out]
 
 
-def grid(lines: list[Line], rules: list[Rule]) -> tuple[list[str], list[list[str]]]:
+def _marks(header: list[str], rows: list[list[str]]) -> tuple[list[list[str]], list[str]]:
+    marks = []
+    for row in rows:
+        for k, cell in enumerate(row):
+            if MARK in cell:
+                for text, mark in re.findall(r"(\S*)" + MARK + r"(\w*)", cell):
+                    marks.append(f"{row[0]} / {header[k] if k < len(header) else k}: {text} (mark {mark})")
+                row[k] = re.sub(MARK + r"\w*", "", cell)
+    return rows, marks
+
+
+def grid(lines: list[Line], rules: list[Rule]) -> tuple[list[str], list[list[str]], list[str]]:
+    """Header (rows joined per column), body rows, and the footnote marks set apart from their cells."""
     rows = [_segments(ln.words, ln.size) for ln in lines]
     cols = _columns(rows)
     provisional = [[" ".join(w.text for w in s) for s in r] for r in rows]
     nhead = _header_count(lines, rules, provisional)
-    cells = [_place_row(row, cols, n < nhead) for n, row in enumerate(rows)]
-    header = [_join_header([r[k] for r in cells[:nhead]]) for k in range(len(cols))]
+    width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    partial = [r for r in rules if r.x1 - r.x0 < 0.8 * width]
+    cells = [_place_row(row, cols, ln, partial if n < nhead else None) for n, (row, ln) in enumerate(zip(rows, lines))]
+    header = [_join_header([r[k].replace(MARK, "") for r in cells[:nhead]]) for k in range(len(cols))]
     body: list[list[str]] = []
     for r in cells[nhead:]:
         if body and r[0][:1].islower() and not any(r[1:]):  # a row label wrapped onto a second line
             body[-1][0] = _join_header([body[-1][0], r[0]])
         else:
             body.append(r)
-    return _merge_columns(header, body)
+    header, body = _merge_columns(header, body)
+    body, marks = _marks(header, body)
+    return header, body, marks
 
 
 def figure_captions(page: PageLayout) -> list[str]:
