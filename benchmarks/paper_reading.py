@@ -233,7 +233,8 @@ def _line(name: str, s: Score) -> str:
     npct = 100 * s.numbers_read / s.numbers if s.numbers else 0.0
     return (f"  {name:<24} tables {s.found:>2}/{s.tables:<2}  cells {s.read:>4}/{s.cells:<4} ({pct:5.1f}%)  "
             f"numbers {npct:5.1f}%  "
-            f"{s.seconds:6.2f} s wall {s.cpu_seconds:6.2f} s cpu  {s.peak_mb:7.1f} MB" + (f"  missing {', '.join(s.missing)}" if s.missing else "")
+            f"{s.seconds:6.2f} s wall {s.cpu_seconds:6.2f} s cpu  {s.peak_mb:7.1f} MB"
+            + (f"  missing {', '.join(s.missing)}" if s.missing else "")
             + (f"  error {s.error}" if s.error else ""))
 
 

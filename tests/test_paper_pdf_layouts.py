@@ -35,7 +35,8 @@ class Page:
         y = top
         while y + 12 <= bottom:
             line: list[str] = []
-            while self.c.stringWidth(" ".join(line + [WORDS[self.k % len(WORDS)]]), "Times-Roman", 10) < col[1] - col[0]:
+            width = col[1] - col[0]
+            while self.c.stringWidth(" ".join([*line, WORDS[self.k % len(WORDS)]]), "Times-Roman", 10) < width:
                 line.append(WORDS[self.k % len(WORDS)])
                 self.k += 1
             natural = self.c.stringWidth(" ".join(line), "Times-Roman", 10)

@@ -13,7 +13,8 @@ from pydantic import Field
 
 from ..tables import Table
 from .pdflayout import drop_furniture, layout, reading_text
-from .pdftables import Found, figure_captions, find_tables
+from .pdftables import Found, find_tables
+from .pdftables import figures as figure_captions
 from .pdftext import PaperError, open_pdf, pypdf_pages
 
 
@@ -67,10 +68,11 @@ def _layout_reading(data: bytes) -> PdfReading:
     drop_furniture(layouts)
     for lay in layouts:
         tables = find_tables(lay)
-        taken = {id(w) for t in tables for ln in t.lines for w in ln.words}
+        captions, drawn = figure_captions(lay)
+        taken = {id(w) for ln in [*(ln for t in tables for ln in t.lines), *drawn] for w in ln.words}
         pages.append(reading_text([ln for ln in lay.lines if not all(id(w) in taken for w in ln.words)]))
         found += tables
-        figures += figure_captions(lay)
+        figures += captions
     return PdfReading("", pages, [_table(t) for t in _join(found)], figures)
 
 

@@ -74,13 +74,13 @@ def _stop(line: Line, page: PageLayout, span: tuple[float, float]) -> bool:
 
 
 def _walk(lines: list[Line], edge: float, down: bool, page: PageLayout, span: tuple[float, float],
-          taken: set[int]) -> list[Line]:
+          taken: set[int], reach: float = 2.5) -> list[Line]:
     """The lines of a table, walked from the caption's edge away from it. Notes under the grid (a line that
     starts with a footnote mark) end it; walking up, the lines met before such a note were the note."""
     out: list[Line] = []
     for line in lines:
         gap = line.top - edge if down else edge - line.bottom
-        limit = (3.5 if not out else 2.5) * max(line.size, 6.0)
+        limit = (max(3.5, reach) if not out else reach) * max(line.size, 6.0)
         if gap > limit or id(line.words[0]) in taken or _stop(line, page, span):
             break
         if NOTE.match(line.text):
@@ -298,11 +298,15 @@ def grid(lines: list[Line], rules: list[Rule]) -> tuple[list[str], list[list[str
     return header, body, marks
 
 
-def figure_captions(page: PageLayout) -> list[str]:
-    out = []
+def figures(page: PageLayout) -> tuple[list[str], list[Line]]:
+    """Figure captions, and the text drawn inside each figure above its caption (axis labels, legends),
+    which is not body text."""
+    captions, inside = [], []
     for side in {ln.side for ln in page.lines}:
         lines = sorted((ln for ln in page.lines if ln.side == side), key=lambda ln: ln.top)
+        span = page.columns.get(side, page.columns["F"])
         for i, ln in enumerate(lines):
             if FIGURE.match(ln.text):
-                out.append(" ".join(x.text for x in lines[i:_caption_block(lines, i, page)]))
-    return out
+                captions.append(" ".join(x.text for x in lines[i:_caption_block(lines, i, page)]))
+                inside += _walk(lines[:i][::-1], ln.top, False, page, span, set(), 8.0)
+    return captions, inside
