@@ -151,6 +151,24 @@ def acm_paper(path: Path) -> None:
     c.save()
 
 
+def one_column_paper(path: Path) -> None:
+    """One column (LNCS-like): `Table 1.` caption above a grid without rules; a body line that starts with
+    "Table 1 shows" is a citation, not a caption."""
+    c = Canvas(str(path), pagesize=letter)
+    p = Page(c)
+    p.text(W / 2, 50, "Sampling Graphs by Cache", size=16, align="c")
+    p.body((90, 522), 90, 200)
+    p.text(90, 206, "Table 1 shows our results on the three data sets against both baselines we ran.", size=10)
+    p.body((90, 522), 222, 300)
+    p.text(90, 312, "Table 1. Speedup over the baseline (higher is better).", size=9)
+    xs = [(92, "l"), (300, "r"), (400, "r"), (500, "r")]
+    _grid(p, xs, [["Data set", "1 core", "4 cores", "16 cores"]], 330, step=11)
+    _grid(p, xs, [["arxiv", "1.0x", "3.1x", "9.8x"], ["products", "1.2x", "3.9x", "12.5x"]], 345, step=11)
+    p.body((90, 522), 390, 700)
+    c.showPage()
+    c.save()
+
+
 @pytest.fixture(scope="module")
 def ieee(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("pdf") / "ieee.pdf"
@@ -260,3 +278,14 @@ def test_copilot_paper_bad_input_is_one_line_exit_2(tmp_path, name, content, mes
     result = CliRunner().invoke(app, ["paper", str(path)])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_one_column_caption_with_period_and_a_citation_that_is_no_caption(tmp_path):
+    path = tmp_path / "lncs.pdf"
+    one_column_paper(path)
+    paper = load_paper(path)
+    [t] = paper.tables
+    assert (t.label, t.caption) == ("Table 1", "Speedup over the baseline (higher is better).")
+    assert t.header == ["Data set", "1 core", "4 cores", "16 cores"]
+    assert t.rows == [["arxiv", "1.0x", "3.1x", "9.8x"], ["products", "1.2x", "3.9x", "12.5x"]]
+    assert "Table 1 shows our results" in paper.text

@@ -59,12 +59,16 @@ def _layout_reading(data: bytes) -> PdfReading:
     found: list[Found] = []
     figures: list[str] = []
     with pdfplumber.open(io.BytesIO(data), password="") as pdf:
-        layouts = []
+        layouts, unread = [], []
         for number, page in enumerate(pdf.pages, 1):
             try:
                 layouts.append(layout(page, number))
+            except Exception:  # noqa: BLE001 - one unreadable page should not lose the paper
+                unread.append(number)
             finally:
                 page.close()  # frees the page's parsed objects: memory stays flat on long papers
+    if unread and not layouts:
+        raise ValueError("no page could be read")
     drop_furniture(layouts)
     for lay in layouts:
         tables = find_tables(lay)
@@ -73,7 +77,8 @@ def _layout_reading(data: bytes) -> PdfReading:
         pages.append(reading_text([ln for ln in lay.lines if not all(id(w) in taken for w in ln.words)]))
         found += tables
         figures += captions
-    return PdfReading("", pages, [_table(t) for t in _join(found)], figures)
+    notes = [f"page(s) {', '.join(map(str, unread))} could not be read"] if unread else []
+    return PdfReading("", pages, [_table(t) for t in _join(found)], figures, notes)
 
 
 def _join(found: list[Found]) -> list[Found]:
