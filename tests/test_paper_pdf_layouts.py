@@ -289,3 +289,15 @@ def test_one_column_caption_with_period_and_a_citation_that_is_no_caption(tmp_pa
     assert t.header == ["Data set", "1 core", "4 cores", "16 cores"]
     assert t.rows == [["arxiv", "1.0x", "3.1x", "9.8x"], ["products", "1.2x", "3.9x", "12.5x"]]
     assert "Table 1 shows our results" in paper.text
+
+
+def test_pdf_the_layout_reader_cannot_read_falls_back_to_plain_text(ieee, monkeypatch):
+    from artifactcopilot.acquire import pdfread
+
+    def broken(page, number):
+        raise KeyError("an odd font")
+
+    monkeypatch.setattr(pdfread, "layout", broken)
+    paper = load_paper(ieee)
+    assert "Cache-Aware Graph Sampling" in paper.text
+    assert any("layout reader could not read this PDF" in n for n in paper.notes)
