@@ -301,3 +301,30 @@ def test_pdf_the_layout_reader_cannot_read_falls_back_to_plain_text(ieee, monkey
     paper = load_paper(ieee)
     assert "Cache-Aware Graph Sampling" in paper.text
     assert any("layout reader could not read this PDF" in n for n in paper.notes)
+
+
+def test_table_going_on_at_the_top_of_the_next_page_without_a_caption(tmp_path):
+    path = tmp_path / "longtable.pdf"
+    c = Canvas(str(path), pagesize=letter)
+    p = Page(c)
+    p.body(LEFT, 60, 740)
+    p.body(RIGHT, 60, 640)
+    p.text(320, 650, "Table 5: Accuracy per data set.", size=9, font="Times-Bold")
+    p.rule(318, 555, 665, 0.8)
+    xs = [(320, "l"), (450, "r"), (550, "r")]
+    _grid(p, xs, [["Data set", "Ours", "Baseline"]], 668)
+    p.rule(318, 555, 680, 0.3)
+    _grid(p, xs, [["arxiv", "91.2", "88.0"], ["products", "79.5", "75.1"], ["papers", "66.0", "61.3"]], 683)
+    c.showPage()
+    _grid(p, xs, [["Data set", "Ours", "Baseline"]], 60)
+    p.rule(318, 555, 72, 0.3)
+    y = _grid(p, xs, [["reddit", "95.4", "93.3"], ["yelp", "64.2", "60.0"]], 75)
+    p.rule(318, 555, y + 2, 0.8)
+    p.body(RIGHT, y + 20, 740)
+    p.body(LEFT, 60, 740)
+    c.showPage()
+    c.save()
+    [t] = load_paper(path).tables
+    assert t.header == ["Data set", "Ours", "Baseline"]
+    assert [r[0] for r in t.rows] == ["arxiv", "products", "papers", "reddit", "yelp"]
+    assert t.rows[-1] == ["yelp", "64.2", "60.0"]

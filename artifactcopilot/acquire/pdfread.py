@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ..tables import Table
 from .pdflayout import drop_furniture, layout, reading_text
-from .pdftables import Found, find_tables
+from .pdftables import Found, continuation, find_tables
 from .pdftables import figures as figure_captions
 from .pdftext import PaperError, open_pdf, pypdf_pages
 
@@ -70,12 +70,21 @@ def _layout_reading(data: bytes) -> PdfReading:
     if unread and not layouts:
         raise ValueError("no page could be read")
     drop_furniture(layouts)
+    ending: list[Found] = []
     for lay in layouts:
         tables = find_tables(lay)
+        taken = {id(w) for t in tables for ln in t.lines for w in ln.words}
+        for last in ending:
+            rest = continuation(lay, last.side, taken)
+            if rest is not None and len(rest.header) == len(last.header):
+                last.rows += [r for r in ([rest.header] if any(rest.header) else []) + rest.rows
+                              if r != last.header]
+                taken |= {id(w) for ln in rest.lines for w in ln.words}
         captions, drawn = figure_captions(lay)
-        taken = {id(w) for ln in [*(ln for t in tables for ln in t.lines), *drawn] for w in ln.words}
+        taken |= {id(w) for ln in drawn for w in ln.words}
         pages.append(reading_text([ln for ln in lay.lines if not all(id(w) in taken for w in ln.words)]))
         found += tables
+        ending = [t for t in tables if t.at_bottom]
         figures += captions
     notes = [f"page(s) {', '.join(map(str, unread))} could not be read"] if unread else []
     return PdfReading("", pages, [_table(t) for t in _join(found)], figures, notes)

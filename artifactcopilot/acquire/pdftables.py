@@ -34,6 +34,8 @@ class Found:
     marks: list[str] = field(default_factory=list)  # footnote marks set apart from the numbers they follow
     lines: list[Line] = field(default_factory=list)  # the grid's lines on the page (kept out of the text)
     continued: bool = False
+    side: str = "F"
+    at_bottom: bool = False  # the grid runs to the foot of its column: it may go on at the top of the next page
 
 
 def caption_label(text: str) -> str | None:
@@ -133,8 +135,22 @@ def find_tables(page: PageLayout) -> list[Found]:
         caption = " ".join(ln.text for ln in lines[i:j])
         header, rows, marks = grid(body, [r for r in page.rules if r.x1 > span[0] and r.x0 < span[1]])
         out.append(Found(caption_label(cap.text) or "", caption, page.number, header, rows, marks, body,
-                         continued=bool(re.search(r"(?i)\(cont(?:inued|\.)?", caption))))
+                         continued=bool(re.search(r"(?i)\(cont(?:inued|\.)?", caption)), side=cap.side,
+                         at_bottom=body is below and body[-1] is lines[-1]))
     return out
+
+
+def continuation(page: PageLayout, side: str, taken: set[int]) -> Found | None:
+    """A grid with no caption at the top of a column: the rest of a table the previous page ended with."""
+    lines = [ln for ln in _table_lines(page, side) if id(ln.words[0]) not in taken]
+    span = page.columns.get(side, page.columns["F"])
+    if not lines or CAPTION.match(lines[0].text):
+        return None
+    body = _walk(lines, lines[0].top, True, page, span, taken)
+    if sum(_tabular(ln) for ln in body) < 2:
+        return None
+    header, rows, marks = grid(body, [r for r in page.rules if r.x1 > span[0] and r.x0 < span[1]])
+    return Found("", "", page.number, header, rows, marks, body, continued=True, side=side)
 
 
 # ---------------------------------------------------------------------------------- grid
