@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .pdflayout import Line, PageLayout, Rule, Word, make_lines
 
-CAPTION = re.compile(r"^(?:TABLE|Table|Tab\.)\s*([0-9]+|[IVXLC]+)(?:\s*[:.|]|\s*$|\s+\(cont|\s+[A-Z]{2,}\b)")
+CAPTION = re.compile(r"^(?:TABLE|Table|Tab\.)\s*([0-9]+|[IVXLC]+)(?:\s*[:.|]|\s*$|\s+\(cont|\s+[A-Z][A-Za-z]+\b)")
 FIGURE = re.compile(r"^(?:FIGURE|Figure|Fig\.)\s*(\d+)\s*[:.|]")
 HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+[A-Z]")
 DATA = re.compile(r"^[-+−~≈<>(]*\d[\d.,/%()±+\-−×x\s]*[kKMB]?[%)]*$")
@@ -318,7 +318,7 @@ def figures(page: PageLayout) -> tuple[list[str], list[Line]]:
     """Figure captions, and the text drawn inside each figure above its caption (axis labels, legends),
     which is not body text."""
     captions, inside = [], []
-    for side in {ln.side for ln in page.lines}:
+    for side in sorted({ln.side for ln in page.lines}, key="LFR".index):
         lines = sorted((ln for ln in page.lines if ln.side == side), key=lambda ln: ln.top)
         span = page.columns.get(side, page.columns["F"])
         for i, ln in enumerate(lines):
