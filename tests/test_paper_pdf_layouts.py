@@ -328,3 +328,23 @@ def test_table_going_on_at_the_top_of_the_next_page_without_a_caption(tmp_path):
     assert t.header == ["Data set", "Ours", "Baseline"]
     assert [r[0] for r in t.rows] == ["arxiv", "products", "papers", "reddit", "yelp"]
     assert t.rows[-1] == ["yelp", "64.2", "60.0"]
+
+
+def test_value_and_spread_set_as_two_columns_are_one_cell(tmp_path):
+    path = tmp_path / "spread.pdf"
+    c = Canvas(str(path), pagesize=letter)
+    p = Page(c)
+    p.body((90, 522), 60, 200)
+    p.text(90, 210, "Table 2: Accuracy over five runs.", size=9)
+    p.rule(88, 400, 225)
+    xs = [(92, "l"), (250, "r"), (258, "l"), (350, "r"), (358, "l")]
+    _grid(p, [(92, "l"), (270, "c"), (370, "c")], [["Model", "clean", "noisy"]], 228)
+    p.rule(88, 400, 240)
+    y = _grid(p, xs, [["Ours", "0.92", "±0.01", "0.88", "±0.03"], ["Baseline", "0.81", "±0.02", "0.70", "±0.05"]], 243)
+    p.rule(88, 400, y + 2)
+    p.body((90, 522), y + 20, 700)
+    c.showPage()
+    c.save()
+    [t] = load_paper(path).tables
+    assert t.header == ["Model", "clean", "noisy"]
+    assert t.rows == [["Ours", "0.92 ±0.01", "0.88 ±0.03"], ["Baseline", "0.81 ±0.02", "0.70 ±0.05"]]
