@@ -65,7 +65,8 @@ def _paragraph(line: Line, page: PageLayout, span: tuple[float, float]) -> bool:
         halves = [Line([w for w in line.words if (w.x1 <= page.gutter) == left], "F") for left in (True, False)]
         if all(h.words for h in halves):
             return all(_paragraph(h, page, page.columns[s]) for h, s in zip(halves, "LR"))
-    return (line.x1 - line.x0 >= 0.8 * width and line.max_gap() < 1.2 * line.size
+    wide_gaps = sum(b.x0 - a.x1 >= 0.9 * line.size for a, b in zip(line.words, line.words[1:]))
+    return (line.x1 - line.x0 >= 0.8 * width and line.max_gap() < 1.2 * line.size and wide_gaps <= 1
             and line.size >= 0.93 * page.body_size)
 
 

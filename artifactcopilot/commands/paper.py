@@ -7,6 +7,7 @@ paper through the same `load_paper`, so this is exactly what D4 and the report c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -24,7 +25,7 @@ Exit codes: 0 the paper was read; 2 it could not be (missing, encrypted, image-o
 line saying why."""
 
 
-def paper_view(path: str) -> dict[str, Any]:
+def paper_view(path: str | Path) -> dict[str, Any]:
     """The paper as a review reads it, as plain data (the `--json` output)."""
     from ..acquire.paper import load_paper
     from ..claims import claim_numbers, table_role
@@ -72,11 +73,11 @@ def render_text(view: dict[str, Any]) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command(cls=HelpCommand, epilog=EPILOG,
+    @app.command("paper", cls=HelpCommand, epilog=EPILOG,
                  short_help="Show what a review reads of a paper: tables, stated numbers, figures.")
-    def paper(
-        path: Annotated[str, typer.Argument(metavar="PAPER", show_default=False,
-                                            help="The paper: PDF, Markdown, LaTeX (file or project folder) or text.")],
+    def paper_command(
+        paper: Annotated[Path, typer.Argument(
+            show_default=False, help="The paper: PDF, Markdown, LaTeX (file or project folder) or text.")],
         as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
     ) -> None:
         """Read PAPER as a review would and show what was read: title, sections, each table with its label,
@@ -84,7 +85,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import CopilotError
 
         try:
-            view = paper_view(path)
+            view = paper_view(paper)
         except CopilotError as exc:
             raise fail(exc) from None
         typer.echo(json.dumps(view, indent=1, ensure_ascii=False) if as_json else render_text(view))
