@@ -348,3 +348,30 @@ def test_value_and_spread_set_as_two_columns_are_one_cell(tmp_path):
     [t] = load_paper(path).tables
     assert t.header == ["Model", "clean", "noisy"]
     assert t.rows == [["Ours", "0.92 ±0.01", "0.88 ±0.03"], ["Baseline", "0.81 ±0.02", "0.70 ±0.05"]]
+
+
+def test_running_heads_do_not_join_a_table_at_the_top_of_a_page(tmp_path):
+    path = tmp_path / "heads.pdf"
+    c = Canvas(str(path), pagesize=letter)
+    p = Page(c)
+    xs = [(60, "l"), (200, "r"), (290, "r")]
+    for number in (1, 2, 3):
+        p.text(54, 30, "Graph Sampling by Cache", size=8)
+        p.text(558, 30, "Conference '26, June 2026, Somewhere", size=8, align="r")
+        p.text(W / 2, 760, str(number), size=8, align="c")
+        if number == 2:
+            p.rule(58, 293, 50, 0.8)
+            _grid(p, xs, [["Model", "Recall", "F1"]], 53)
+            p.rule(58, 293, 65, 0.3)
+            y = _grid(p, xs, [["Ours", "0.91", "0.88"], ["Baseline", "0.85", "0.80"]], 68)
+            p.rule(58, 293, y + 2, 0.8)
+            p.text(60, y + 10, "Table 2: Recall and F1 on the test split.", size=9, font="Times-Bold")
+            p.body(LEFT, y + 40, 740)
+        else:
+            p.body(LEFT, 50, 740)
+        p.body(RIGHT, 50, 740)
+        c.showPage()
+    c.save()
+    [t] = load_paper(path).tables
+    assert t.header == ["Model", "Recall", "F1"]
+    assert t.rows == [["Ours", "0.91", "0.88"], ["Baseline", "0.85", "0.80"]]
