@@ -98,7 +98,7 @@ def _pdf(p: Path, data: bytes) -> Paper:
 
 # ---------------------------------------------------------------------------------- text & Markdown
 
-_HEADING = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}|(?:Abstract|Introduction|"
+_HEADING = re.compile(r"^\s*(?:(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}|(?:Abstract|Introduction|"
                       r"Related Work|Background|Evaluation|Experiments|Results|Discussion|Conclusions?|References|"
                       r"Acknowledge?ments|Appendix))\s*$")
 
