@@ -99,7 +99,8 @@ def _pdf(p: Path, data: bytes) -> Paper:
 # ---------------------------------------------------------------------------------- text & Markdown
 
 _HEADING = re.compile(r"^\s*(?:(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}"
-                      r"|(?:Abstract|Introduction|Related Work|Background|Evaluation|Experiments|Results|Discussion|Conclusions?|References|"
+                      r"|(?:Abstract|Introduction|Related Work|Background|Evaluation|Experiments|Results|Discussion|"
+                      r"Conclusions?|References|"
                       r"Acknowledge?ments|Appendix))\s*$")
 
 
