@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,7 +73,10 @@ def _layout_reading(data: bytes) -> PdfReading:
     drop_furniture(layouts)
     ending: list[Found] = []
     for lay in layouts:
-        tables = find_tables(lay)
+        try:
+            tables = find_tables(lay)
+        except (ValueError, IndexError, ZeroDivisionError, statistics.StatisticsError):  # an odd page keeps its text
+            tables, unread = [], [*unread, lay.number]
         taken = {id(w) for t in tables for ln in t.lines for w in ln.words}
         for last in ending:
             rest = continuation(lay, last.side, taken)
@@ -86,7 +90,7 @@ def _layout_reading(data: bytes) -> PdfReading:
         found += tables
         ending = [t for t in tables if t.at_bottom]
         figures += captions
-    notes = [f"page(s) {', '.join(map(str, unread))} could not be read"] if unread else []
+    notes = [f"page(s) {', '.join(map(str, sorted(unread)))} could not be read in full"] if unread else []
     return PdfReading("", pages, [_table(t) for t in _join(found)], figures, notes)
 
 
