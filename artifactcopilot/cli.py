@@ -225,7 +225,7 @@ def outcome_lines(report, out: Path, paths: dict[str, Path]) -> list[str]:
     return lines
 
 
-EXTENSIONS = ("schema", "batch", "repro", "judge", "doctor")
+EXTENSIONS = ("schema", "batch", "repro", "judge", "doctor", "paper")
 
 
 def _register_extensions() -> None:

@@ -5,8 +5,6 @@ and its links (where the artifact lives). Bad input becomes a one-line `PaperErr
 """
 from __future__ import annotations
 
-import io
-import logging
 import re
 from collections import Counter
 from pathlib import Path
@@ -14,14 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..errors import CopilotError
 from ..fileio import decode_text, looks_binary
 from ..tables import Table, parse_tables
 from .latex import main_tex, parse_latex
+from .pdftext import PaperError
 
-
-class PaperError(CopilotError):
-    exit_code = 2
+__all__ = ["Paper", "PaperError", "Section", "distinctive_terms", "load_paper", "paper_year"]
 
 
 class Section(BaseModel):
@@ -40,6 +36,7 @@ class Paper(BaseModel):
     claims: list[str] = Field(default_factory=list)
     links: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Non-fatal problems, e.g. a missing \\input file.")
+    figures: list[str] = Field(default_factory=list, description="Figure captions as printed.")
 
 
 def load_paper(path: str | Path) -> Paper:
@@ -89,60 +86,21 @@ def _sniff(text: str) -> str:
 # ---------------------------------------------------------------------------------- PDF
 
 def _pdf(p: Path, data: bytes) -> Paper:
-    from pypdf import PasswordType, PdfReader
+    from .pdfread import read_pdf
 
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # its repair warnings are not the user's business
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                opened = reader.decrypt("")
-            except Exception:  # noqa: BLE001 - e.g. AES without the optional crypto dependency
-                opened = PasswordType.NOT_DECRYPTED
-            if not opened:
-                raise PaperError(f"paper {p} is an encrypted PDF that cannot be opened without a password",
-                                 hint="pass a decrypted copy or the LaTeX sources")
-        pages = list(reader.pages)
-        if not pages:
-            raise PaperError(f"paper {p} is a corrupt PDF: no pages could be read", hint="re-download the PDF")
-        info = reader.metadata
-        meta_title = (info.get("/Title") if info else None) or ""
-    except PaperError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - pypdf raises many types on broken files
-        detail = (str(exc).splitlines() or ["unreadable"])[0][:80]
-        raise PaperError(f"paper {p} is a corrupt PDF ({type(exc).__name__}: {detail})",
-                         hint="re-download the PDF") from None
-    texts, tables = [], []
-    for page in pages:
-        plain = _extract(page, None)
-        texts.append(plain)
-        # Layout mode keeps column gaps as runs of spaces, which is what aligned-table parsing needs.
-        layout = _extract(page, "layout") or plain
-        for t in parse_tables(layout):
-            if t.label or len(t.numeric_cells()) >= 2:
-                tables.append(t)
-    text = "\n\n".join(texts).strip()
-    if not text:
-        raise PaperError(f"paper {p}: image-only PDF: no text could be extracted",
-                         hint="pass the LaTeX sources or an OCRed PDF")
-    paper = _from_text(p, "pdf", text, tables)
-    if isinstance(meta_title, str) and meta_title.strip() and not meta_title.lower().startswith("untitled"):
-        paper.title = meta_title.strip()
+    reading = read_pdf(p, data)
+    paper = _from_text(p, "pdf", "\n\n".join(reading.pages).strip(), reading.tables)
+    paper.figures, paper.notes = reading.figures, paper.notes + reading.notes
+    if reading.title:
+        paper.title = reading.title
     return paper
-
-
-def _extract(page, mode: str | None) -> str:
-    try:
-        return (page.extract_text(extraction_mode=mode) if mode else page.extract_text()) or ""
-    except Exception:  # noqa: BLE001 - one bad page should not lose the paper
-        return ""
 
 
 # ---------------------------------------------------------------------------------- text & Markdown
 
-_HEADING = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}|(?:Abstract|Introduction|"
-                      r"Related Work|Background|Evaluation|Experiments|Results|Discussion|Conclusions?|References|"
+_HEADING = re.compile(r"^\s*(?:(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]+\.)\s+[A-Z][A-Za-z][\w\- ,:&]{0,60}"
+                      r"|(?:Abstract|Introduction|Related Work|Background|Evaluation|Experiments|Results|Discussion|"
+                      r"Conclusions?|References|"
                       r"Acknowledge?ments|Appendix))\s*$")
 
 

@@ -44,6 +44,11 @@ _METRIC_COLUMN = re.compile(r"(?i)\b(?:accura\w*|acc|precision|recall|f1|f-?meas
                             r"errors? rate|speed-?ups?|overhead|throughput|latency|bleu|rouge)\b")
 _METHOD_ROW = re.compile(r"(?i)^\s*(?:ours|our (?:approach|method|tool)|proposed|baseline|random|\w+ \[\d+\]|"
                          r"state of the art|sota)\b")
+# A sentence citing the table that presents it as what the paper found.
+_MAIN_RESULT = re.compile(r"(?i)\b(?:(?:our|main|key|overall|experimental|evaluation) results\b|results (?:are|is) "
+                          r"(?:shown|summari[sz]ed|reported|presented|given|listed)|(?:shows?|summari[sz]es|reports|"
+                          r"presents|lists) (?:the|our) (?:results|performance|accuracy|comparison|findings)|"
+                          r"as (?:shown|reported|summari[sz]ed) in (?:table|tab\.)|outperforms?)")
 HEADER_WEIGHT, ROW_WEIGHT, CITE_WEIGHT, SHAPE_WEIGHT = 2.0, 1.0, 0.5, 1.5
 MIN_SCORE, MARGIN = 2.0, 1.0
 
@@ -79,7 +84,7 @@ def _citing(table: Table, paper_text: str) -> str:
     m = re.search(r"(\d+|[IVXL]+)\s*$", table.label or "")
     if not m or not paper_text:
         return ""
-    cite = re.compile(r"\b(?:Table|Tab\.)\s*~?" + re.escape(m.group(1)) + r"\b")
+    cite = re.compile(r"\b(?:Table|Tab\.)\s*~?" + re.escape(m.group(1)) + r"\b", re.IGNORECASE)  # TABLE II too
     sentences = re.split(r"(?<=[.!?])\s+", paper_text)
     return " ".join(s for s in sentences if cite.search(s) and len(s) < 600)[:5000]
 
@@ -103,6 +108,9 @@ def _role(table: Table, paper_text: str) -> TableRole:
             found = [h for h in _hits(patterns, text) if h not in signals[role]]
             score[role] += weight * len(found)
             signals[role] += [f"{h} ({where})" for h in found]
+    if _MAIN_RESULT.search(_citing(table, paper_text)):  # "Table 3 shows our results", "as shown in TABLE II"
+        score["results"] += HEADER_WEIGHT
+        signals["results"].append("cited as the results (citing text)")
     methods = sum(bool(_METHOD_ROW.match(r[0])) for r in table.rows if r)
     if methods:
         score["results"] += ROW_WEIGHT
