@@ -118,7 +118,7 @@ _GENERIC_ROW = {"", "value", "values", "result", "results", "score"}
 _CAPTION_PERCENT = re.compile(r"\(\s*%\s*\)|\bin\s*%|\bin\s+percent|\bpercentages?\b|\[%\]", re.IGNORECASE)
 # Yes/no answers are results too: "no" for "Yes" is a different answer; "yes" for "Yes" is the same one.
 _CATEGORIES = {"yes": "yes", "y": "yes", "true": "yes", "no": "no", "n": "no", "false": "no", "pass": "pass",
-               "passed": "pass", "fail": "fail", "failed": "fail"}
+               "passed": "pass", "fail": "fail", "failed": "fail", "✓": "yes", "✔": "yes", "✗": "no", "✘": "no"}
 
 
 def _category(text: str) -> str | None:
