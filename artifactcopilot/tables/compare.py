@@ -108,6 +108,11 @@ def _align(expected: list[str], produced: list[str]) -> dict[int, int]:
                 and (e in p or p in e)]
         if len(hits) == 1:
             out[i] = hits[0]
+    for i, label in enumerate(expected):  # "Existing RR" (a group and a name) ~ "RR"
+        tail = norm_label(label.split()[-1]) if len(label.split()) > 1 else ""
+        hits = [j for j, p in enumerate(pn) if i not in out and tail and p == tail and j not in out.values()]
+        if len(hits) == 1:
+            out[i] = hits[0]
     return out
 
 
