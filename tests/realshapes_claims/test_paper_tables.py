@@ -3,7 +3,7 @@ columns, thousands separators, percentages, ±, shares in parentheses; compared 
 the paper calls its main results."""
 from __future__ import annotations
 
-from artifactcopilot.claims.roles import main_results_table, table_role
+from artifactcopilot.claims.roles import table_role
 from artifactcopilot.tables import parse_tables
 from artifactcopilot.tables.compare import best_match
 from artifactcopilot.tables.numbers import parse_number
@@ -67,6 +67,8 @@ def test_compared_at_printed_precision():
 
 
 def test_the_main_results_table_is_the_one_the_paper_names():
+    from artifactcopilot.claims.roles import main_results_table
+
     tables = parse_tables(PAPER)
     main = main_results_table(tables, PAPER)
     assert main is not None and main.label == "Table 3" and "Table 3 shows our main results" in main.reason
