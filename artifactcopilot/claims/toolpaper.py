@@ -5,8 +5,9 @@ extracts ...", "X is a framework for ...", a technique described as taking an in
 are checked by running the tool on the documented examples and its own tests, not only by recomputing a table.
 A study paper ("an exploratory study of 1,200 projects", "we measure", "we survey") argues findings about the
 world; a script that recomputes them is not the claim. The decision weighs both kinds of sentence in the paper's
-abstract and text (the abstract counts double) and takes the documentation's description of the tool's input and
-output as support, never as the reason on its own (an artifact's name or layout says nothing about the paper).
+abstract and text (the abstract counts double; one passing mention in the body is not enough) and records whether
+the documentation describes the tool's usage and output, which breaks a tie and never decides on its own (an
+artifact's name or layout says nothing about what the paper claims).
 """
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ _TOOL_NOUN = (r"(?:tools?|toolkits?|tool-?chains?|frameworks?|analy[sz]ers?|gene
               r"taggers?|command-line tools?|solvers?|scanners?|linters?)")
 _PRESENT = r"(?:present|propos|introduc|implement|develop|design|build|built|releas|describ|offer|provid|contribut)\w*"
 _TOOL: dict[str, re.Pattern[str]] = {
-    "presents a tool": re.compile(rf"(?i)\b{_PRESENT}\b[^.;]{{0,120}}\b{_TOOL_NOUN}\b"),
-    "names a tool": re.compile(rf"(?i)\b[A-Z][\w\-]*\d?\w*,\s+(?:an?|the)\s+(?:[\w\-]+\s+){{0,5}}{_TOOL_NOUN}\b"),
+    "presents a tool": re.compile(rf"(?i)\b(?:we|this paper|the paper|this work|the authors|our work|our)\s+"
+                                  rf"(?:\w+\s+){{0,2}}{_PRESENT}\b(?:(?!\bstud(?:y|ies)\b|\bsurvey)[^.;]){{0,120}}"
+                                  rf"\b{_TOOL_NOUN}\b(?!\s+APIs?\b)"),
+    "names a tool": re.compile(rf"\b[A-Z][\w\-]*,\s+(?:an?|the)\s+(?:[\w\-]+\s+){{0,5}}(?i:{_TOOL_NOUN})\b"),
     "tool that does": re.compile(rf"(?i)\b{_TOOL_NOUN}\s+(?:that|which|to|for)\s+(?:automatically\s+)?"
                                  r"[a-z]+(?:s|es)?\b"),
     "open-source tool": re.compile(rf"(?i)\b(?:open[- ]source|publicly available|automated|automatic)\s+"
@@ -83,6 +86,8 @@ def _decide(abstract: str, text: str, docs: str) -> ToolClaims:
     for where, body, weight in (("abstract", abstract, 2.0), ("paper", text, 1.0)):
         _signals(_TOOL, body, where, weight, tool, tool_found)
         _signals(_STUDY, body, where, weight, study, study_found)
+    order = list(_TOOL)
+    tool_found.sort(key=lambda f: order.index(f.split(" (", 1)[0]))  # the plainest statement first
     t, s = sum(tool.values()), sum(study.values())
     docs_tool = bool(_DOC_TOOL.search(docs))
     base = {"tool_signals": tool_found, "study_signals": study_found, "docs_describe_tool": docs_tool,
@@ -91,11 +96,11 @@ def _decide(abstract: str, text: str, docs: str) -> ToolClaims:
         return ToolClaims(tool=False, reason="the paper does not present a tool (no sentence presents a program or "
                           "a technique by its input and output)"
                           + (f"; it reports a study: {study_found[0]}" if study_found else ""), **base)
-    if s >= t:
+    if s > t or (s == t and not docs_tool):  # a tie goes to the tool only when its documentation describes its use
         return ToolClaims(tool=False, reason=f"the paper's claims are findings of a study ({study_found[0]}) more "
                           f"than what a tool does ({tool_found[0]})", **base)
-    if t < 2 and not docs_tool:
-        return ToolClaims(tool=False, reason=f"one weak sign of a tool ({tool_found[0]}) and no usage or output "
-                          "description of it in the documentation", **base)
+    if t < 2:
+        return ToolClaims(tool=False, reason=f"one passing mention of a tool in the paper's body ({tool_found[0]}), "
+                          "nothing in its abstract", **base)
     return ToolClaims(tool=True, reason=f"the paper presents a tool and argues what it does: {tool_found[0]}"
                       + ("; the documentation describes its usage and output" if docs_tool else ""), **base)
