@@ -76,3 +76,16 @@ def test_new_json_lines_and_dimacs_and_package():
     assert ".t/package/transfer_pkg/__init__.py" in pkg.files and len(pkg.files) >= 4
     for path, code in pkg.files.items():
         compile(code, path, "exec")
+
+
+def test_shipped_expected_output_beside_an_example_input():
+    from artifactcopilot.claims.shipped import compare_shipped, expected_siblings
+
+    files = ["examples/a.bin", "examples/a.json", "examples/b.bin", "examples/b_expected.txt", "src/a.json",
+             "examples/readme.md"]
+    assert expected_siblings("examples/a.bin", files) == ["examples/a.json"]
+    assert expected_siblings("examples/b.bin", files) == ["examples/b_expected.txt"]
+    want = '{"out": {"opt_id": 34, "p_opt": "313233"}}'
+    assert compare_shipped(want, 'log line\n{"p_opt": "313233", "opt_id": 34}').verdict == "match"
+    assert compare_shipped(want, '{"opt_id": 34, "p_opt": "000000"}').verdict == "partial"
+    assert compare_shipped("zbot 3\nvirut 2\n", "zbot 3\nvirut 2\n").verdict == "match"

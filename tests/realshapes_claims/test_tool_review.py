@@ -41,3 +41,18 @@ def test_study_paper_gets_no_credit_for_the_tools_tests(review):
     assert "not a tool paper" in capability.note and "study" in capability.note
     assert report.dimensions["D4"].score.value == "R"
     assert report.badge == "available"
+
+
+SHIPPED = Path(__file__).parent / "fixtures" / "shipped-expected"
+
+
+def test_documented_example_matches_the_expected_output_shipped_beside_it(review):
+    report, run_dir = review(SHIPPED / "paper.md", SHIPPED / "artifact", sandbox_name="local")
+    documented = _item(report, "D4", "D4.documented_output")
+    assert documented.status == "satisfied", documented.note
+    assert _item(report, "D4", "D4.tool_capability").status == "satisfied"
+    assert report.dimensions["D4"].score.value == "WA" and not report.badges["reproduced"]
+    shipped = next(e for e in report.evidence if "shipped-expected-output" in e.path)
+    record = json.loads((run_dir / shipped.path).read_text())
+    assert record["expected_file"] == "examples/sample.json" and record["verdict"] == "match"
+    assert record["lines_matched"] == record["lines_total"] == 6  # keys and values, whatever the layout

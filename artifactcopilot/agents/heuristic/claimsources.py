@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from ...claims.roles import descriptive_name
+from ...claims.shipped import compare_shipped, expected_siblings
 from ...claims.testsuite import read_test_summary
 from ...claims.toolpaper import tool_claims
+from ...models import EvidenceLevel
 from ...sandbox.commandlog import parse_log
 from ...tools import PhaseTools
 
@@ -120,6 +123,7 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
         match, ev = _expected_output(tools, run, exp)
         checks.expected.append({"command": run["cmd"], "verdict": match.verdict, "source": exp["source"]})
         checks.evidence.append(ev.id)
+    _shipped(tools, runs, checks)
     for run in runs:
         if run.get("executed") and run.get("notebook"):
             stored = tools.read_file(run["notebook"], 20_000_000) or ""
@@ -159,6 +163,35 @@ def _expected_output(tools: PhaseTools, run: dict, exp: dict):
         if again.verdict == "match":
             match, ev = again, ev2
     return match, ev
+
+
+def _shipped(tools: PhaseTools, runs: list[dict], checks: Checks) -> None:
+    """Documented commands run on an example input that ships its expected output beside it."""
+    files = tools.list_files()
+    for run in runs:
+        try:
+            words = shlex.split(run.get("script") or "")
+        except ValueError:
+            continue
+        written = set((run.get("files_created") or []) + (run.get("files_modified") or []))
+        base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
+        inputs = [f"{base}{w}".removeprefix("./") for w in words[1:] if not w.startswith("-")]
+        for expected in [e for rel in inputs for e in expected_siblings(rel, files)
+                         if e not in written and e not in inputs][:2]:
+            want = tools.read_file(expected, 2_000_000) or ""
+            results = [(name, compare_shipped(want, text)) for name, text in run_sources(tools, run)[:4] if text]
+            if not results:
+                continue
+            rank = {"match": 3, "partial": 2, "mismatch": 1, "not_established": 0}
+            name, best = max(results, key=lambda r: (rank[r[1].verdict], r[1].lines_matched))
+            ev = tools.record_evidence("comparison", "shipped-expected-output",
+                                       {"check": "expected output shipped beside the example input",
+                                        "command": run["cmd"], "expected_file": expected, "produced": name,
+                                        **best.to_dict()},
+                                       f"`{run['cmd'][:60]}` against the shipped {expected}: {best.verdict}",
+                                       EvidenceLevel.E2 if best.verdict == "match" else EvidenceLevel.E1)
+            checks.expected.append({"command": run["cmd"], "verdict": best.verdict, "source": expected})
+            checks.evidence.append(ev.id)
 
 
 def tool_checks(tools: PhaseTools, d1_facts: dict, runs: list[dict], checks: Checks) -> None:
