@@ -89,3 +89,4 @@ def test_shipped_expected_output_beside_an_example_input():
     assert compare_shipped(want, 'log line\n{"p_opt": "313233", "opt_id": 34}').verdict == "match"
     assert compare_shipped(want, '{"opt_id": 34, "p_opt": "000000"}').verdict == "partial"
     assert compare_shipped("zbot 3\nvirut 2\n", "zbot 3\nvirut 2\n").verdict == "match"
+
