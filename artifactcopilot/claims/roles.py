@@ -111,6 +111,9 @@ def _role(table: Table, paper_text: str) -> TableRole:
     if _MAIN_RESULT.search(_citing(table, paper_text)):  # "Table 3 shows our results", "as shown in TABLE II"
         score["results"] += HEADER_WEIGHT
         signals["results"].append("cited as the results (citing text)")
+    if main := _MAIN_CAPTION.search(table.caption or ""):  # "Summary of our experimental evaluation" is results
+        score["results"] += 2 * HEADER_WEIGHT
+        signals["results"].append(f"the caption names the paper's results (\"{main.group(0)}\")")
     methods = sum(bool(_METHOD_ROW.match(r[0])) for r in table.rows if r)
     if methods:
         score["results"] += ROW_WEIGHT
@@ -147,3 +150,51 @@ def descriptive_name(name: str) -> bool:
     words = re.sub(r"[_\-./]+", " ", name).lower()
     descriptive = any(re.search(p, words) for p in _DESCRIPTIVE.values())
     return descriptive and not any(re.search(p, words) for p in _RESULTS.values())
+
+
+_MAIN_CAPTION = re.compile(r"(?i)\bmain results?\b|\bsummary of (?:our|the) (?:[\w-]+ ){0,2}(?:evaluation|results|"
+                           r"experiments?|findings)\b|\boverall (?:results|performance|comparison)\b|"
+                           r"\b(?:our|key|headline) results\b")
+_MAIN_VERB = r"(?:shows?|summari[sz]es|presents?|reports?|lists?|gives?|contains?|compares?|displays?)"
+_MAIN_WHAT = (r"(?:our|the)\s+(?:main\s+|overall\s+|key\s+|experimental\s+|evaluation\s+)*"
+              r"(?:results|evaluation|findings)")
+
+
+class MainTable(Record):
+    """The table the paper itself calls its main results, and the words that say so."""
+
+    label: str
+    reason: str
+
+
+def _cites_as_main(label: str, paper_text: str) -> str:
+    m = re.search(r"(\d+|[IVXL]+)\s*$", label)
+    if not m:
+        return ""
+    ref = r"\b(?:Table|Tab\.)\s*~?" + re.escape(m.group(1)) + r"\b"
+    for pat in (ref + r"\s*(?:\([^)]*\)\s*)?" + _MAIN_VERB + r"\s+" + _MAIN_WHAT,
+                r"(?i:(?:main|overall|key)\s+results?)\s+(?:are|is)\s+(?:\w+\s+)?(?:shown|given|summari[sz]ed|"
+                r"reported|presented|listed)\s+in\s+" + ref):
+        if found := re.search(pat, paper_text, re.IGNORECASE):
+            return found.group(0)
+    return ""
+
+
+def main_results_table(tables: list[Table], paper_text: str = "") -> MainTable | None:
+    """The results table the paper names as its main one — by its caption ("Main results", "Summary of our
+    experimental evaluation") or by a sentence that cites it ("Table 3 shows our results"); None when the paper
+    does not say. A table that describes inputs is never the main result. Never raises."""
+    try:
+        for table in tables:
+            label = table.label or ""
+            if not label or table_role(table, paper_text).role == "descriptive":
+                continue
+            if words := _cites_as_main(label, str(paper_text or "")):
+                return MainTable(label=label, reason=f"the paper says so: \"{words}\"")
+        for table in tables:
+            if table.label and (m := _MAIN_CAPTION.search(table.caption or "")) and \
+                    table_role(table, paper_text).role != "descriptive":
+                return MainTable(label=table.label, reason=f"its caption: \"{m.group(0)}\"")
+    except (re.error, ValueError, TypeError):
+        return None
+    return None

@@ -37,6 +37,10 @@ RESOURCES = re.compile(r"\b\d+(\.\d+)?\s*(GB|MB|GiB|MiB|cores?|CPUs?|GPUs?|minut
                        r"\b(RAM|GPU|disk space|memory)\b", re.IGNORECASE)
 INPUT_WORDS = re.compile(r"\b(input|inputs|dataset|data set|data file|reads|csv)\b", re.IGNORECASE)
 OUTPUT_WORDS = re.compile(r"\b(output|outputs|prints|writes|produces|generates|saved to|written to)\b", re.IGNORECASE)
+# A tool's usage text names its input: a synopsis with a FILE/DIRECTORY/PATH argument, "files to be analysed".
+TOOL_INPUT = re.compile(r"(?im)^\s*usage:\s.*(?:\b[A-Z_]*(?:FILE|DIR|DIRECTORY|PATH|INPUT)S?[A-Z_]*\b|"
+                        r"<[^<>\n]*(?:file|dir|path|input)[^<>\n]*>)|\b(?:files?|director(?:y|ies)|binar(?:y|ies)|"
+                        r"projects?|traces?|programs?|packages?)\s+(?:to be|that will be)\s+analy[sz]ed\b")
 DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard library|"
                         r"no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|"
                         r"node(\.js)?\s*\d+|gcc|docker)\b", re.IGNORECASE)
@@ -131,7 +135,7 @@ def signals(sections: list[tuple[str, str]], steps: list[Step], has_dep_file: bo
         "setup": any(s.kind == "install" for s in documented) or any(
             HEAD_SETUP.search(t) and len(b.split()) >= 5 for t, b in sections) or bool(NO_SETUP.search(full)),
         "workflow": any(s.kind in ("workflow", "plot", "test") for s in documented),
-        "io": bool(INPUT_WORDS.search(full) and OUTPUT_WORDS.search(full)),
+        "io": bool((INPUT_WORDS.search(full) or TOOL_INPUT.search(full)) and OUTPUT_WORDS.search(full)),
         "mapping": bool(tx.refs(full)) or bool(re.search(r"\b(claim|result)s? (in|of|from) the paper\b", full,
                                                          re.IGNORECASE)),
         "structure": bool(STRUCTURE_HEAD.search(titles)) or has_tree,

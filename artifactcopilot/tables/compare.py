@@ -108,6 +108,11 @@ def _align(expected: list[str], produced: list[str]) -> dict[int, int]:
                 and (e in p or p in e)]
         if len(hits) == 1:
             out[i] = hits[0]
+    for i, label in enumerate(expected):  # "Existing RR" (a group and a name) ~ "RR"
+        tail = norm_label(label.split()[-1]) if len(label.split()) > 1 else ""
+        hits = [j for j, p in enumerate(pn) if i not in out and tail and p == tail and j not in out.values()]
+        if len(hits) == 1:
+            out[i] = hits[0]
     return out
 
 
@@ -118,7 +123,7 @@ _GENERIC_ROW = {"", "value", "values", "result", "results", "score"}
 _CAPTION_PERCENT = re.compile(r"\(\s*%\s*\)|\bin\s*%|\bin\s+percent|\bpercentages?\b|\[%\]", re.IGNORECASE)
 # Yes/no answers are results too: "no" for "Yes" is a different answer; "yes" for "Yes" is the same one.
 _CATEGORIES = {"yes": "yes", "y": "yes", "true": "yes", "no": "no", "n": "no", "false": "no", "pass": "pass",
-               "passed": "pass", "fail": "fail", "failed": "fail"}
+               "passed": "pass", "fail": "fail", "failed": "fail", "✓": "yes", "✔": "yes", "✗": "no", "✘": "no"}
 
 
 def _category(text: str) -> str | None:

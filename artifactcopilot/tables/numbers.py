@@ -34,6 +34,8 @@ def parse_number(text: str) -> ParsedNumber | None:
     """The number a table cell states, or None for text ("n/a", "ResNet", "-", "")."""
     s = strip_markup(str(text)).replace("\u2212", "-").replace("\u2013", "-")
     s = s.split("±")[0].strip()
+    if s.startswith("(") and s.endswith(")") and s.count("(") == 1:  # "(81.2%)": a share printed in parentheses
+        s = s[1:-1].strip()
     s = re.sub(r"(?<=\S)\s*\([^()]*\)$", "", s)  # "76.1 (0.3)": trailing std in parentheses
     s = s.lstrip("~≈ ").rstrip("†‡§¶ ").strip()
     percent = s.endswith("%")

@@ -69,7 +69,47 @@ def _pipe_block(lines, i, blocked):
     ruled = any(not _pipe_cells(ln) for ln in lines[i:j])
     if not _enough(rows, i, j, 0 if ruled else 1) or max(map(len, rows)) < 2:  # unruled: shell pipelines
         return max(j, i + 1), None
-    return j, make_table(rows[1:], rows[0]) if not _pipe_cells(lines[i + 1]) else make_table(rows)
+    return j, _pipe_table(rows[1:], rows[0]) if not _pipe_cells(lines[i + 1]) else make_table(rows)
+
+
+def _header_like(row: list[str]) -> bool:
+    cells = row[1:]
+    filled = [c for c in cells if c.strip()]
+    return bool(cells) and len(filled) >= 0.6 * len(cells) and not any(is_number_cell(c) for c in filled)
+
+
+def _pipe_table(body: list[list[str]], header: list[str]) -> Table:
+    """A ruled Markdown table: an empty header row gives way to the first row; header rows continued below the rule
+    (a second row of column names above the numbers) are merged into the header, a group name spanning the empty
+    cells to its right; two label columns (a group repeated down the first, a unique name in the second) become one
+    row label."""
+    if not any(c.strip() for c in header) and body:
+        header, body = body[0], body[1:]
+    numeric_below = lambda k: any(is_number_cell(c) for r in body[k:] for c in r[1:])  # noqa: E731
+    for _ in range(2):
+        if len(body) < 2 or not _header_like(body[0]) or not numeric_below(1):
+            break
+        group = list(header)
+        for c in range(1, len(group)):
+            if not group[c].strip() and group[c - 1].strip() and c - 1 >= 1:
+                group[c] = group[c - 1]
+        below = body[0] + [""] * (len(group) - len(body[0]))
+        header = [" ".join(x for x in (g.strip(), b.strip()) if x) for g, b in zip(group, below)]
+        body = body[1:]
+    return _merge_label_columns(make_table(body, header))
+
+
+def _merge_label_columns(table: Table) -> Table:
+    rows = table.rows
+    if len(rows) < 3 or any(len(r) < 3 for r in rows):
+        return table
+    first, second = [r[0].strip() for r in rows], [r[1].strip() for r in rows]
+    if (len(set(first)) < len(first) and all(second) and len(set(second)) == len(second)
+            and not any(is_number_cell(c) for c in second)):
+        head = " ".join(h for h in table.header[:2] if h.strip())
+        return Table(label=table.label, caption=table.caption, header=[head, *table.header[2:]],
+                     rows=[[f"{a} {b}".strip(), *r[2:]] for a, b, r in zip(first, second, rows)])
+    return table
 
 
 def _amp_block(lines, i, blocked):
@@ -156,18 +196,52 @@ def _line_tables(lines: list[str]) -> list[tuple[int, Table]]:
         return None
 
     starts = {s for s, _, _ in spans}
+    covered = {k for s, e, _ in spans for k in range(s, e)}
+
+    def over_note(k: int) -> int | None:
+        """A caption above a note paragraph that sits between it and the table (Markdown papers: caption,
+        blank line, "C, W and D stand for ...", blank line, table)."""
+        k = _up(lines, k, lambda ln: not ln.strip())  # the note's last line
+        top = _up(lines, k, lambda ln: bool(ln.strip()) and _caption(ln) is None and "|" not in ln)
+        if top == k or k - top > 6 or any(j in covered for j in range(top, k + 1)):
+            return None
+        k2 = _up(lines, top, lambda ln: not ln.strip())
+        return k2 if k2 in captions else None
+
     for s, e, t in spans:
         k = near(s - 1, -1)
         if k is None and s >= 2 and s - 2 in captions and not captions[s - 2][1]:
             t.label, t.caption = captions[s - 2][0], lines[s - 1].strip()  # IEEE: "TABLE II" / caption / table
             continue
-        if k is None:  # caption below, unless it introduces the next table
+        k = k if k is not None else over_note(s - 1)
+        if k is None:  # caption below, unless it introduces the next table (directly or over a note)
             k = near(e, 1)
-            if k is not None and (k + 1 in starts or k + 2 in starts):
+            if k is not None and (k + 1 in starts or k + 2 in starts or _introduces(lines, k, starts)):
                 k = None
         if k is not None:
             t.label, t.caption = captions[k]
     return [(s, t) for s, _, t in spans]
+
+
+def _up(lines: list[str], k: int, ok) -> int:
+    """From line k upwards past every line for which `ok` holds: the first line above them (k if ok(lines[k])
+    does not hold)."""
+    while 0 <= k < len(lines) and ok(lines[k]):
+        k -= 1
+    return k
+
+
+def _introduces(lines: list[str], k: int, starts: set[int]) -> bool:
+    """Whether the caption at line k is followed, over a short note paragraph, by a table."""
+    j = k + 1
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    end = j
+    while end < len(lines) and lines[end].strip() and end - j <= 6:
+        end += 1
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    return end in starts
 
 
 def parse_tables(text: str) -> list[Table]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...claims.roles import main_results_table
 from ...models import EvidenceLevel, Flag, PhasePacket
 from ...repro.judges import MethodVerdict, RunEvidence, judge_method
 from ...repro.provenance import RunProvenance
@@ -81,10 +82,13 @@ def _tables(tools: PhaseTools, runs: list[dict], deadline: Deadline, record: dic
     out: dict[str, Any] = {"reproduced": [], "descriptive": [], "copied": [], "inconsistencies": [], "methods": {},
                            "prov_evs": []}
     tables = {t.label or "table": t for t in tools.paper_tables()}
+    main = main_results_table(list(tables.values()), tools.ctx.paper.text)
+    out["main"] = main.to_dict() if main else None
     for label, (run, source, comp, sources) in _best_tables(tools, runs).items():
         table = tables[label]
         role = tools.table_role(table)
         entry = {"table": label, "role": role.role, "role_reason": role.reason, "source": source, "cmd": run["cmd"],
+                 "main": bool(main and main.label == label),
                  "matched": comp.matched, "total": comp.total, "cells": [c.model_dump() for c in comp.cells]}
         if comp.success:
             verdict = method_verdict(tools, run, table, sources, record["provenance"], out["prov_evs"], deadline)
@@ -118,9 +122,11 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     all_text = "\n".join(text for run in runs for _, text in run_sources(tools, run))
     checks = with_regenerated(tools, runs, beyond_tables(tools, d1.facts, runs, all_text))
     record.update({"inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
+                   "main_results_table": tables["main"],
                    "documented_output": checks.documented_output, "figures": checks.figures,
                    "paper_numbers": {"stated": checks.numbers_stated,
-                                     "found": [m["claim"]["text"] for m in checks.numbers_found]}})
+                                     "found": [m["claim"]["text"] for m in checks.numbers_found]},
+                   "tool_paper": checks.tool, "test_runs": checks.tests, "tool_capability": checks.capability})
     reproduced, copied = tables["reproduced"], tables["copied"]
     level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
     ev = tools.record_evidence("comparison", "claim-mapping", record,
@@ -139,7 +145,7 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     cites = [ev_id, *run_ids[:5], *tables["prov_evs"]]
     beyond = [ev_id, *checks.evidence]
     weak = (tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.peripheral)
-            or bool(checks.documented_output or checks.figures))
+            or bool(checks.documented_output or checks.figures or checks.capability))
     checklist = [
         item("D4.executed", True, run_ids[:5],
              f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
@@ -154,10 +160,10 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
              "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
         item("D4.paper_numbers", numbers >= 1, beyond,
              f"{numbers} of {checks.numbers_stated} numbers the paper states found"),
-        item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
-             (f"matching output copied from {', '.join(copied)}" if copied
-              else "no paper results table fully reproduced")),
-        item("D4.traceable", mapping or bool(checks.documented_output or checks.figures), cites,
+        item("D4.tool_capability", bool(checks.capability), beyond + [t["evidence"] for t in checks.tests],
+             _capability_note(checks)),
+        _main_item(tables, reproduced, copied, cites),
+        item("D4.traceable", mapping or bool(checks.documented_output or checks.figures or checks.capability), cites,
              "command -> output -> paper or documentation object recorded"),
     ]
     facts = {"table_reproduced": bool(reproduced), "copied_results": bool(copied) and not reproduced,
@@ -178,6 +184,32 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     return _packet(ctx, tools, checklist, level, facts, ev_id, summary, inconsistency_flags(tables["inconsistencies"]))
 
 
+def _main_item(tables: dict, reproduced: list[str], copied: list[str], cites: list[str]):
+    """D4.main_result: a results table reproduced — the one the paper calls its main results, when it names one."""
+    main = tables.get("main")
+    if main and reproduced:
+        done = main["label"] in reproduced
+        return item("D4.main_result", done, cites, f"the paper's main results table is {main['label']} "
+                    f"({main['reason']}); " + (f"reproduced {', '.join(reproduced)}" if done else
+                                               f"reproduced only {', '.join(reproduced)}, not {main['label']}"))
+    where = f" (the paper's main results table is {main['label']}: {main['reason']})" if main else ""
+    return item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
+                (f"matching output copied from {', '.join(copied)}" if copied
+                 else "no paper results table fully reproduced") + where)
+
+
+def _capability_note(checks: Checks) -> str:
+    """Why the tool's working counts (or does not) for the paper's claims."""
+    reason = checks.tool.get("reason", "whether the paper presents a tool was not read")
+    if checks.capability:
+        return f"{'; '.join(checks.capability[:3])} — {reason}"
+    if not checks.tool.get("tool"):
+        return f"not a tool paper: {reason}"
+    tests = "; ".join(f"`{t['command']}`: {t['verdict']} ({t['reason']})" for t in checks.tests[:2])
+    return (f"{reason}; but no documented example gave its documented output"
+            + (f" and no test suite passed ({tests})" if tests else " and no test suite was run"))
+
+
 def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> PhasePacket:
     """No E2 output. If D3 found a run that only displayed a checked-in file, say whether that file is a paper table."""
     displayed = d3.facts.get("displayed")
@@ -193,8 +225,8 @@ def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> Phas
                                if copied and displayed else "nothing to compare: the workflow produced no valid output",
                                EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
-    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "main_result",
-             "traceable")
+    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "tool_capability",
+             "main_result", "traceable")
     checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in names]
     facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied,
              "reproduction_evidence": cites}

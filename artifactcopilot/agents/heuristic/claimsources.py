@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from ...claims.roles import descriptive_name
+from ...claims.shipped import compare_shipped, expected_siblings
+from ...claims.testsuite import read_test_summary
+from ...claims.toolpaper import tool_claims
+from ...models import EvidenceLevel
 from ...sandbox.commandlog import parse_log
 from ...tools import PhaseTools
 
@@ -31,6 +36,17 @@ class Checks:
     numbers_found: list[dict] = field(default_factory=list)
     numbers_stated: int = 0
     evidence: list[str] = field(default_factory=list)
+    tool: dict = field(default_factory=dict)
+    tests: list[dict] = field(default_factory=list)
+
+    @property
+    def capability(self) -> list[str]:
+        """On a paper whose claims are what a tool does: the tool's documented examples that gave their documented
+        output, and its own test suites that passed (weak mapping for D4, never a reproduced result)."""
+        if not self.tool.get("tool"):
+            return []
+        return self.documented_output + [f"`{t['command']}`: {t['reason']}" for t in self.tests
+                                         if t["verdict"] == "passed"]
 
     @property
     def documented_output(self) -> list[str]:
@@ -104,10 +120,10 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
         run = by_order.get(exp["step_order"])
         if run is None:
             continue
-        stdout = run_sources(tools, run)[0][1]
-        match, ev = tools.check_expected_output(run["cmd"], exp["text"], stdout, exp["source"])
+        match, ev = _expected_output(tools, run, exp)
         checks.expected.append({"command": run["cmd"], "verdict": match.verdict, "source": exp["source"]})
         checks.evidence.append(ev.id)
+    _shipped(tools, runs, checks)
     for run in runs:
         if run.get("executed") and run.get("notebook"):
             stored = tools.read_file(run["notebook"], 20_000_000) or ""
@@ -128,10 +144,69 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
     if ev is not None:
         checks.documented = [{**r.to_dict(), "figure": _is_figure(r.to_dict())} for r in results]
         checks.evidence.append(ev.id)
+    tool_checks(tools, d1_facts, runs, checks)
     stated, found, ev = tools.find_paper_numbers(all_text)
     checks.numbers_stated, checks.numbers_found = len(stated), [m.to_dict() for m in found]
     checks.evidence.append(ev.id)
     return checks
+
+
+def _expected_output(tools: PhaseTools, run: dict, exp: dict):
+    """The documented output of a command against its stdout, else against a text file it wrote (a README that
+    shows "the output may look like this" for the file the command saves)."""
+    sources = run_sources(tools, run)
+    match, ev = tools.check_expected_output(run["cmd"], exp["text"], sources[0][1], exp["source"])
+    for name, text in sources[1:4]:
+        if match.verdict == "match" or run.get("executed") == name:
+            break
+        again, ev2 = tools.check_expected_output(f"{run['cmd']} ({name})", exp["text"], text, exp["source"])
+        if again.verdict == "match":
+            match, ev = again, ev2
+    return match, ev
+
+
+def _shipped(tools: PhaseTools, runs: list[dict], checks: Checks) -> None:
+    """Documented commands run on an example input that ships its expected output beside it."""
+    files = tools.list_files()
+    for run in runs:
+        try:
+            words = shlex.split(run.get("script") or "")
+        except ValueError:
+            continue
+        written = set((run.get("files_created") or []) + (run.get("files_modified") or []))
+        base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
+        inputs = [f"{base}{w}".removeprefix("./") for w in words[1:] if not w.startswith("-")]
+        for expected in [e for rel in inputs for e in expected_siblings(rel, files)
+                         if e not in written and e not in inputs][:2]:
+            want = tools.read_file(expected, 2_000_000) or ""
+            results = [(name, compare_shipped(want, text)) for name, text in run_sources(tools, run)[:4] if text]
+            if not results:
+                continue
+            rank = {"match": 3, "partial": 2, "mismatch": 1, "not_established": 0}
+            name, best = max(results, key=lambda r: (rank[r[1].verdict], r[1].lines_matched))
+            ev = tools.record_evidence("comparison", "shipped-expected-output",
+                                       {"check": "expected output shipped beside the example input",
+                                        "command": run["cmd"], "expected_file": expected, "produced": name,
+                                        **best.to_dict()},
+                                       f"`{run['cmd'][:60]}` against the shipped {expected}: {best.verdict}",
+                                       EvidenceLevel.E2 if best.verdict == "match" else EvidenceLevel.E1)
+            checks.expected.append({"command": run["cmd"], "verdict": best.verdict, "source": expected})
+            checks.evidence.append(ev.id)
+
+
+def tool_checks(tools: PhaseTools, d1_facts: dict, runs: list[dict], checks: Checks) -> None:
+    """Whether the paper's claims are what a tool does (paper text, then the documentation's usage and output
+    description), and what the tool's own test runs reported."""
+    docs = "\n".join(tools.read_file(path, 200_000) or "" for path in (d1_facts.get("docs") or [])[:4]
+                     if not str(path).startswith("paper:"))
+    paper = tools.ctx.paper
+    checks.tool = tool_claims(paper.abstract, paper.text, docs).to_dict()
+    for run in runs:
+        if run.get("kind") != "test" or not run.get("evidence"):
+            continue
+        log = parse_log(tools.store.read(run["evidence"]))
+        summary = read_test_summary(log.stdout, log.stderr, log.exit_code)
+        checks.tests.append({"command": run["cmd"], "evidence": run["evidence"], **summary.to_dict()})
 
 
 def _is_figure(result: dict) -> bool:

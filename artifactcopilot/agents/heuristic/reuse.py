@@ -11,6 +11,7 @@ import json
 import shlex
 from pathlib import PurePosixPath
 
+from ...claims.newinput import NewInput, new_input, python_package
 from ...interventions import Action
 from ...models import EvidenceLevel, InterventionLevel, PhasePacket, Score
 from ...rules import supported_score
@@ -21,13 +22,15 @@ from .fixes import valid_output
 from .run import attempt, normalized
 from .runsteps import Attempt, command_of
 
-DATA_SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".dat", ".log", ".xml")
+DATA_SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".dat", ".log", ".xml", ".cnf", ".dimacs")
 TRANSFER_DIR = ".copilot/transfer"
 
 
 def _new_input_cases(tools: PhaseTools, runs: list[dict]) -> list[dict]:
-    """The documented command on a new input: the example input it reads, cut to a subset."""
-    files, cases = set(tools.list_files()), []
+    """The documented command on a new input: the example input file it reads (a new file of its form is written,
+    else a subset of it is taken), or the folder of Python code it analyses (a new small package is written)."""
+    files = tools.list_files()
+    known, cases = set(files), []
     for run in runs:
         try:
             words = shlex.split(run["script"])
@@ -35,13 +38,19 @@ def _new_input_cases(tools: PhaseTools, runs: list[dict]) -> list[dict]:
             continue
         for i, word in enumerate(words):
             rel = word if run["cwd"] in ("", ".") else f"{run['cwd'].rstrip('/')}/{word}"
-            rel = rel.removeprefix("./")
-            if rel in files and rel.lower().endswith(DATA_SUFFIXES) and i > 0:
+            rel = rel.removeprefix("./").rstrip("/")
+            if i == 0 or word.startswith("-"):
+                continue
+            if rel in known and rel.lower().endswith(DATA_SUFFIXES):
                 text = tools.read_file(rel, 5_000_000) or ""
                 lines = [ln for ln in text.splitlines() if ln.strip()]
-                if len(lines) >= 2 and _records(rel, lines):
-                    cases.append({"run": run, "index": i, "input": rel, "lines": len(lines)})
-    return cases
+                fresh = new_input(rel, text, TRANSFER_DIR)
+                if fresh is not None or (len(lines) >= 2 and _records(rel, lines)):
+                    cases.append({"run": run, "index": i, "input": rel, "lines": len(lines), "new": fresh})
+            elif rel and any(f.startswith(f"{rel}/") and f.endswith(".py") for f in files):
+                cases.append({"run": run, "index": i, "input": rel, "lines": 0,
+                              "new": python_package(rel, f"{TRANSFER_DIR}/package")})
+    return sorted(cases, key=lambda c: c["new"] is None)
 
 
 def _records(rel: str, lines: list[str]) -> bool:
@@ -64,6 +73,15 @@ def _subset_script(rel: str, lines: int) -> tuple[str, str]:
 
 
 
+def _write_script(fresh: NewInput) -> str:
+    """A command that writes a new input's files."""
+    parts = []
+    for rel, text in fresh.files.items():
+        folder = str(PurePosixPath(rel).parent)
+        parts.append(f"mkdir -p {shlex.quote(folder)} && printf '%s' {shlex.quote(text)} > {shlex.quote(rel)}")
+    return " && ".join(parts)
+
+
 def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
               deadline: Deadline) -> tuple[dict | None, list[str]]:
     """Try the transfer cases in order; the first that gives valid output is run again for repeatability."""
@@ -79,10 +97,14 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
         if att.valid:
             return {"kind": "documented reuse command", "attempt": att, "input": None}, tried
     for case in _new_input_cases(tools, runs)[:2]:
-        run = case["run"]
-        prepare, new_input = _subset_script(case["input"], case["lines"])
-        tools.run_setup(prepare, Action("evaluate", prepare),
-                        f"a new input for the transfer case: a subset of {case['input']}", network=False, timeout=60)
+        run, fresh = case["run"], case["new"]
+        if fresh is not None:
+            prepare, new_input, what = (_write_script(fresh), fresh.path,
+                                        f"{fresh.form}, written for this review (the form of {case['input']})")
+        else:
+            (prepare, new_input), what = _subset_script(case["input"], case["lines"]), f"a subset of {case['input']}"
+        tools.run_setup(prepare, Action("evaluate", prepare[:200]), f"a new input for the transfer case: {what}",
+                        network=False, timeout=60)
         words = shlex.split(run["script"])
         rel_new = (new_input if run["cwd"] in ("", ".")
                    else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input)))
@@ -91,11 +113,11 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
         step = _step_of(run)
         att = attempt(tools, tools.run_transfer, step, script, Action("run", run["cmd"], documented=True),
                       dict(run.get("env") or {}), env_vars,
-                      f"the documented `{run['cmd']}` on a new input ({new_input}, from {case['input']})", plan,
-                      deadline, [])
+                      f"the documented `{run['cmd']}` on a new input ({new_input}: {what})", plan, deadline, [])
         tried.append(att.outcome())
         if att.valid:
-            return {"kind": "documented command on a new input", "attempt": att, "input": case["input"]}, tried
+            return {"kind": "documented command on a new input", "attempt": att, "input": case["input"],
+                    "new_input": {"path": new_input, "form": what}}, tried
     return None, tried
 
 
@@ -138,7 +160,8 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     transfer_ev = [r.evidence.id for r in found["attempt"].runs] + repeat_ev if found else []
     discovery = {"reuse_sections": sections, "api_examples": [e.get("source") for e in examples],
                  "input_formats": formats, "unused_options": options, "functional_base": base, "tried": tried,
-                 "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"]}
+                 "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"],
+                              "new_input": found.get("new_input")}
                  if found else None}
     ev = tools.record_evidence("reuse", "reuse-discovery", discovery,
                                f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}",
