@@ -57,6 +57,7 @@ def _produced(text: str):
             except ValueError:
                 continue
             decimals = (len(num.split(".")[1]) if "." in num else 0) - (int(exp[1:]) if exp else 0)
+            decimals = max(-300, min(300, decimals))  # a printed 0e310 has no representable precision
             scale = _SCALES.get(suffix, 1.0)
             yield m.group().strip(), value * scale, 10.0 ** -decimals * scale, suffix == "%", line
 

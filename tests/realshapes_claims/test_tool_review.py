@@ -37,7 +37,7 @@ def test_tool_paper_gets_weak_mapping_from_its_passing_tests_and_a_new_input_tra
 def test_study_paper_gets_no_credit_for_the_tools_tests(review):
     report, _ = review(FIXTURE / "study-paper.md", FIXTURE / "artifact", sandbox_name="local")
     capability = _item(report, "D4", "D4.tool_capability")
-    assert capability.status == "violated"
+    assert capability.status == "not_applicable"
     assert "not a tool paper" in capability.note and "study" in capability.note
     assert report.dimensions["D4"].score.value == "R"
     assert report.badge == "available"
