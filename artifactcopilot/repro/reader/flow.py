@@ -19,33 +19,26 @@ from __future__ import annotations
 
 import re
 from fnmatch import fnmatch
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from .covers import covers as _covers
 from .covers import parameters as _parameters
 from .literals import strong, weak
+from .marks import Confidence, Mark, weak_enough
+from .marks import loc as _loc
+from .marks import member as _member
+from .marks import spread_literals as _spread_literals
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, words
 from .tools import STATISTICS
 from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
-Confidence = Literal["high", "medium", "low"]
 _RANK: dict[Confidence, int] = {"low": 0, "medium": 1, "high": 2}
 _METHODS: tuple[tuple[str, FlowMethod], ...] = (("copy", "copy"), ("last", "last_mile"), ("full", "full"),
                                                  ("weak", "copy"))
-
-
-class Mark(NamedTuple):
-    kind: str
-    """copy | last | full | weak | opaque"""
-    confidence: Confidence
-    reason: str
-    ref: str = ""
-    via: tuple[int, ...] = ()
-    """The steps the values went through, from the output back to their source."""
 
 
 class FlowVerdict(BaseModel):
@@ -282,31 +275,6 @@ class _Flow:
         outs = [s for s in self.steps if not s.neutral and (s.stdout or (s.writes and s.index not in read_later))
                 and not (s.writes and all(path_kind(w) == "code" for w in s.writes) and not s.stdout)]
         return outs or [s for s in self.steps if not s.neutral]
-
-
-def weak_enough(mark: Mark) -> bool:
-    """A weak literal mark counts when its numbers look like results (not a lone parameter echoed)."""
-    parts = mark.ref.split(":")
-    return len(parts) == 3 and int(parts[2]) >= 1
-
-
-def _member(path: str) -> bool:
-    """A member of an archive (`bundle/data.zip/run/x.txt`)."""
-    return bool(re.search(r"\.(zip|tar|tgz|tar\.gz|tar\.xz|tar\.bz2|7z)/", path, re.IGNORECASE))
-
-
-def _loc(step: Step) -> str:
-    """Where a step is: `line 4` of the script, or `summarize.py line 31` of an artifact program it runs."""
-    return f"{step.where} line {step.line}" if step.where else f"line {step.line}"
-
-
-def _spread_literals(marks: list[Mark]) -> list[Mark]:
-    """Numbers written in the script over several output lines (one `echo` per row) make a table together."""
-    parts = [m.ref.split(":") for m in marks if m.kind == "weak" and m.ref.startswith("literal:")]
-    numbers, irregular = sum(int(p[1]) for p in parts), sum(int(p[2]) for p in parts)
-    if len(parts) >= 2 and numbers >= 4 and irregular >= 2:
-        return [Mark("copy", "high", f"{len(parts)} outputs print {numbers} numbers written in the script", "literal")]
-    return []
 
 
 def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
