@@ -112,7 +112,7 @@ def test_a_tool_run_after_the_script_builds_it_is_full():
     script = ("docker exec box bash -c 'cd /src && ./compile'\n"
               "docker exec box bash -c '/src/bin/checker' > /workspace/repro.txt\n" + FORMAT)
     assert judged(script).method == "full"
-    unbuilt = "docker exec box bash -c '/src/bin/checker' > /workspace/repro.txt\n" + FORMAT
+    unbuilt = "/src/bin/checker > /workspace/repro.txt\n" + FORMAT  # on the host, nothing says whose program it is
     assert judged(unbuilt).method == "undetermined"
 
 
@@ -137,10 +137,6 @@ def test_a_run_inside_a_container_without_a_mount_writes_nothing_the_host_shows(
     assert v.method == expected, v.reasons
 
 
-def test_compose_up_runs_the_services_and_its_output_is_the_scripts():
-    v = judged("(cd tool && docker-compose up --build) > /workspace/repro.txt\n"
-               "tail -n 50 /workspace/repro.txt > /tmp/t && mv /tmp/t /workspace/repro.txt\n" + FORMAT)
-    assert v.method == "undetermined", v.reasons  # not a copy of a shipped repro.txt: the script wrote it
 
 
 def test_shell_arithmetic_over_shipped_data_is_last_mile():

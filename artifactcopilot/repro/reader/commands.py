@@ -135,6 +135,8 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
             mounted = True
         i += 2 if takes else 1
     command = entry + opts[i + 1:]  # opts[i] is the image / container / service
+    if not command and rest[0] == "run" and i < len(opts) and not _detached(rest):
+        command = ["image-entrypoint"]  # the image's own command, in the foreground
     if rest[0] == "exec" and i < len(opts):
         call.container, call.mounted = opts[i], None
     elif rest[0] == "run" and T.base(argv[0]) in ("docker", "podman", "nerdctl") and i < len(opts):
@@ -143,7 +145,7 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
 
 
 def _detached(rest: list[str]) -> bool:
-    return any(a in ("-d", "--detach") for a in rest[1:])
+    return any(a in ("-d", "--detach") or re.fullmatch(r"-[a-ce-z]*d[a-z]*", a) for a in rest[1:])
 
 
 def _skip_opts(args: list[str], valued: set[str]) -> list[str]:

@@ -32,7 +32,7 @@ from .marks import member as _member
 from .marks import spread_literals as _spread_literals
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, words
-from .tools import STATISTICS
+from .tools import CONTAINER_ENTRIES, STATISTICS
 from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
@@ -245,6 +245,10 @@ class _Flow:
             if built is not None:  # the script compiled the artifact's code, then runs what it built
                 return [Mark("full", "low", f"{_loc(step)}: runs {name}, after building the artifact's code "
                                             f"({_loc(built)})", name)]
+            if step.container or name in CONTAINER_ENTRIES:  # the artifact's own program, where the artifact runs
+                place = f"the container {step.container}" if step.container else "the artifact's containers"
+                return [Mark("full", "low", f"{_loc(step)}: the values are the output of {name}, run in {place}",
+                             name)]
             where = "without the artifact" if self.files is None else "from the artifact's files"
             return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
         return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]

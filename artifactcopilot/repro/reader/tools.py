@@ -61,6 +61,9 @@ RUNNER_WRAPPERS = {"poetry": ("run",), "uv": ("run",), "pipenv": ("run",), "pdm"
 CONTAINERS = {"docker", "podman", "nerdctl", "docker-compose", "podman-compose", "singularity", "apptainer", "enroot",
               "charliecloud", "ch-run", "udocker", "srun", "mpirun", "mpiexec", "parallel", "xargs", "env", "timeout",
               "gtimeout"}
+# What a container runs when the script names no command: `docker compose up` runs the services, `docker run IMAGE`
+# the image's own entry point (the artifact's program, as its authors set it up).
+CONTAINER_ENTRIES = {"docker-compose-up", "image-entrypoint"}
 
 # Reproduction frameworks' own subcommands (Artisan §2.4): `format` fills an obfuscated table (the masked template,
 # which gives no values) from execution output (which gives them all); `get` downloads the artifact itself.

@@ -1,0 +1,44 @@
+"""Method-judge shapes of reproduction scripts written around a format tool (`artisan format --expected T --repro R`),
+judged statically without the artifact: each test is one shape, with the flow that decides it."""
+from __future__ import annotations
+
+import pytest
+
+from artifactcopilot.repro.judges import judge_method
+
+FORMAT = "artisan format --expected /workspace/expected.md --repro /workspace/repro.txt\n"
+FETCH = "artisan get https://zenodo.org/records/1\n"
+START = "docker run -d --init --name box --entrypoint bash tool/image:2 -c 'sleep infinity'\n"
+
+
+def judged(script: str):
+    return judge_method(script, None)
+
+
+@pytest.mark.parametrize("run", [
+    # the artifact's program, named by nothing it computes, run in the artifact's container
+    START + "docker exec box /bin/bash -c \"/opt/tool/precisionByLanguage.sh | tail -n 40\" > /workspace/repro.txt\n",
+    START + "docker exec -w /opt/tool box ./go > /workspace/repro.txt 2>&1\n",
+    # the services of the artifact's compose file, and an image's own entry point, in the foreground
+    "(cd tool && docker-compose up --build) > /workspace/repro.txt 2>&1\n"
+    "tail -n 80 /workspace/repro.txt > /tmp/t && mv /tmp/t /workspace/repro.txt\n",
+    "docker load -i image.tar\ndocker run --rm tool/image:2 > /workspace/repro.txt 2>&1\n",
+])
+def test_an_opaque_program_of_the_artifact_run_in_its_container_is_full(run):
+    v = judged(FETCH + run + FORMAT)
+    assert v.method == "full", v.reasons
+    assert v.flow and all(f.finding == "full" for f in v.flow)
+    assert any("run in" in f.reason for f in v.flow), [f.model_dump() for f in v.flow]
+
+
+@pytest.mark.parametrize("run, expected", [
+    # the same program on the host, with nothing to say whose it is: not established
+    ("./precisionByLanguage.sh > /workspace/repro.txt\n", "undetermined"),
+    # a program in the container whose name says it shows stored results
+    (START + "docker exec box /opt/tool/show_results.sh > /workspace/repro.txt\n", "undetermined"),
+    # a container started in the background computes nothing the script shows; the shipped table is shown
+    ("docker run -d --name box tool/image:2\ncat results/table3.csv > /workspace/repro.txt\n", "copy"),
+])
+def test_what_is_not_the_artifacts_program_at_work_is_not_full(run, expected):
+    v = judged(run + FORMAT)
+    assert v.method == expected, v.reasons
