@@ -42,3 +42,14 @@ def test_an_opaque_program_of_the_artifact_run_in_its_container_is_full(run):
 def test_what_is_not_the_artifacts_program_at_work_is_not_full(run, expected):
     v = judged(run + FORMAT)
     assert v.method == expected, v.reasons
+
+
+def test_a_script_that_gets_the_results_from_the_raw_runs_is_not_a_display():
+    script = (FETCH + "cd tool/out && curl -o runs.zip https://zenodo.org/records/2/files/runs.zip && unzip runs.zip\n"
+              "cd /workspace/tool && ./scripts/get_all_results.sh\n"
+              "cat /workspace/tool/out/summary_per_tool.csv >> /workspace/repro.txt\n" + FORMAT)
+    v = judged(script)
+    assert v.method == "last_mile", v.reasons
+    assert any("get_all_results.sh" in " ".join(f.through) + f.source for f in v.flow), [f.model_dump() for f in v.flow]
+    shown = FETCH + "cat /workspace/tool/out/summary_per_tool.csv >> /workspace/repro.txt\n" + FORMAT
+    assert judged(shown).method == "copy"  # without the step that gathers them, the stored numbers are shown

@@ -64,6 +64,9 @@ AGGREGATE_WORDS = {"parse", "parser", "summary", "summarize", "summarise", "summ
                    "merge", "combine"}
 DISPLAY_WORDS = {"show", "print", "display", "view", "dump", "cat", "echo", "expected", "paper", "copy", "fetch",
                  "download", "get"}
+# `get` with what it gets: results gathered from the runs' outputs (not a download: `fetch`, `download` stay display).
+GATHER_WORDS = {"get", "gather", "collect", "extract", "harvest"}
+GATHERED_WORDS = {"results", "result", "stats", "statistics", "metrics", "numbers", "counts", "measurements"}
 _GENERIC = {"run", "main", "all", "go", "start", "script", "exec", "execute", "do", "it", "me", "everything", "repro",
             "reproduce", "reproduction", "artifact", "entrypoint", "entry", "launch", "driver", "cli", "app", "the"}
 _NEUTRAL = {"main", "results", "result", "table", "tables", "tab", "paper"}
@@ -164,6 +167,8 @@ def role_of(program: str) -> Role:
     ws = set(words(stem)) - {"py", "sh"}
     if ws <= _GENERIC:  # run.sh, main.py, run_all.sh: names that say nothing about what runs
         return "unknown"
+    if ws & GATHER_WORDS and ws & GATHERED_WORDS:  # get_main_results.sh gathers the runs' outputs into the numbers
+        return "aggregate"
     if ws & DISPLAY_WORDS and not ws & ((EXPERIMENT_WORDS | AGGREGATE_WORDS) - _NEUTRAL):
         return "display"
     if ws & AGGREGATE_WORDS:
