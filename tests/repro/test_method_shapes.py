@@ -53,3 +53,21 @@ def test_a_script_that_gets_the_results_from_the_raw_runs_is_not_a_display():
     assert any("get_all_results.sh" in " ".join(f.through) + f.source for f in v.flow), [f.model_dump() for f in v.flow]
     shown = FETCH + "cat /workspace/tool/out/summary_per_tool.csv >> /workspace/repro.txt\n" + FORMAT
     assert judged(shown).method == "copy"  # without the step that gathers them, the stored numbers are shown
+
+
+UNZIP = "unzip -q /workspace/tool-v1.zip -d /workspace/a\ncd /workspace/a/tool-1.0\n"
+
+
+def test_a_format_named_option_whose_program_prints_the_numbers_names_its_input():
+    v = judged(UNZIP + "python scripts/describe.py -csv data/results/per_project.csv > /workspace/repro.txt\n" + FORMAT)
+    assert v.method == "last_mile", v.reasons
+    assert v.flow[0].source.endswith("data/results/per_project.csv"), [f.model_dump() for f in v.flow]
+    # told to write a CSV that the script then shows: the option names the program's output
+    run = UNZIP + "python scripts/bench_all.py --csv out/times.csv\ncat out/times.csv > /workspace/repro.txt\n"
+    assert judged(run + FORMAT).method == "full"
+
+
+def test_a_results_file_of_an_archive_the_script_unpacked_is_shown_as_stored():
+    v = judged(UNZIP + "cat results/table4.csv | tr ',' '|' > /workspace/repro.txt\n" + FORMAT)
+    assert v.method == "copy" and not v.accepted, v.reasons
+    assert "unpacked by unzip" in v.flow[0].reason, [f.model_dump() for f in v.flow]

@@ -281,7 +281,9 @@ def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str]
         if a.startswith("-") and T.OUTPUT_OPTS.match(opt):
             value = val if eq else (args[i + 1] if i + 1 < len(args) else "")
             if value and not value.startswith("-"):
-                writes.append(normalize(value, call.cwd))
+                path = normalize(value, call.cwd)
+                kept = bool(call.out_file) or not call.stdout or bool(ctx.exists(path))
+                (reads if kept and T.FORMAT_NAMED_OPTS.match(opt) else writes).append(path)
             i += 1 if eq else 2
             continue
         if a.startswith("-"):

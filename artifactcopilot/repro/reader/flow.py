@@ -32,7 +32,7 @@ from .marks import member as _member
 from .marks import spread_literals as _spread_literals
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, words
-from .tools import CONTAINER_ENTRIES, STATISTICS
+from .tools import CONTAINER_ENTRIES, STATISTICS, UNPACK
 from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
@@ -171,13 +171,23 @@ class _Flow:
         if path.startswith("database:"):
             return self.database(step, src, use, path)
         made_by, presumed = self.producer(path, step.index)
+        unpacked = made_by is not None and not presumed and made_by.program in UNPACK
         if made_by is not None:
             inner = [m for w in self.writers(made_by, path) for m in self.marks(w, use, depth + 1)]
             if presumed:
                 inner = [m._replace(confidence="low") if m.kind in ("full", "last") else m for m in inner]
-            return inner
+            if not unpacked:
+                return inner
+            # a file of an archive the script unpacked: shipped as the archive holds it
+            shipped = self.stored(step, src, use, path, True)
+            return [m._replace(reason=f"{m.reason} (unpacked by {made_by.program}, {_loc(made_by)})")
+                    for m in shipped] or inner
+        return self.stored(step, src, use, path)
+
+    def stored(self, step: Step, src: Source, use: str, path: str, unpacked: bool = False) -> list[Mark]:
+        """Values of a file no step of the script computed: shipped, unpacked from a shipped archive, or not known."""
         kind = path_kind(path)
-        held = self.exists(path)
+        held = self.exists(path) or unpacked
         conf: Confidence = "high" if held else "medium"
         if "://" in path:
             kind = path_kind(path.split("://", 1)[1].split("?")[0])
@@ -196,16 +206,16 @@ class _Flow:
                 and step.lang in ("python", "r")):
             runs = any(c.kind == "compute" and not c.ref.startswith("loop ") for c in step.sources) or \
                 bool(STATISTICS.search(step.text))
-            if step.where is None and not runs and self.shipped(path):  # the script's own arithmetic, shipped data
+            if step.where is None and not runs and (unpacked or self.shipped(path)):  # own arithmetic, shipped data
                 return [Mark("last", "medium", f"{_loc(step)}: the script's own code computes from the shipped data "
                                                f"{path}", path)]
             return [Mark("full", "medium", f"{_loc(step)}: computes from the input data {path}", path)]
         if use == "derive" and step.lang == "shell" and step.role == "display" and kind in ("data", "unknown") and \
-                not re.search(r"://|[*?\[]", path) and self.shipped(path):  # awk sums, wc -l, jq length
+                not re.search(r"://|[*?\[]", path) and (unpacked or self.shipped(path)):  # awk sums, wc -l, jq length
             return [Mark("last", "medium", f"{_loc(step)}: {src.how} computes from the shipped data {path}", path)]
         # the table's values, as a shipped file stores them
         if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
-                not re.search(r"://|[*?\[]", path) and self.shipped(path):
+                not re.search(r"://|[*?\[]", path) and (unpacked or self.shipped(path)):
             return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the values stored in {path} as they are",
                          path)]
         return []

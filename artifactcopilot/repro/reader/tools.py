@@ -124,6 +124,9 @@ OUTPUT_OPTS = re.compile(r"^--?(o|out|output|outputs|out[-_]?dir|output[-_]?dir|
 INPUT_LIKE_OUTPUT_OPTS = re.compile(r"^--?(results?[-_]?(dir|path|file)|logs|log[-_]?dir|logdir|exp[-_]?dir|"
                                     r"run[-_]?dir|workdir|work[-_]?dir|prefix|checkpoint[-_]?dir|ckpt[-_]?dir|"
                                     r"model[-_]?dir)$", re.IGNORECASE)
+# Of those, the ones named by a file format (`-csv f`): an input as often as an output. Read as the program's input
+# when the script keeps what the program prints (its stdout, redirected or piped), or the artifact holds the file.
+FORMAT_NAMED_OPTS = re.compile(r"^--?(csv|tsv|json|xml)$", re.IGNORECASE)
 # Display-tool options that take a value (so the value is not read as a file).
 TOOL_VALUE_OPTS = {"head": {"-n", "-c"}, "tail": {"-n", "-c"}, "cut": {"-d", "-f", "-c", "-b"},
                    "sort": {"-k", "-t", "-o", "-S", "-T"}, "column": {"-s", "-t", "-o", "-c", "-N", "-R"},
