@@ -71,3 +71,14 @@ def test_a_results_file_of_an_archive_the_script_unpacked_is_shown_as_stored():
     v = judged(UNZIP + "cat results/table4.csv | tr ',' '|' > /workspace/repro.txt\n" + FORMAT)
     assert v.method == "copy" and not v.accepted, v.reasons
     assert "unpacked by unzip" in v.flow[0].reason, [f.model_dump() for f in v.flow]
+
+
+def test_a_loop_that_counts_in_the_raw_logs_of_each_tool_is_last_mile():
+    script = (FETCH + "cd /workspace/tool\nfor t in fuzzerA fuzzerB; do\n"
+              "  n=$(grep -c CRASH logs/$t/*.log | awk -F: '{s+=$2} END {print s}')\n"
+              "  echo \"$t | $n\" >> /workspace/repro.txt\ndone\n" + FORMAT)
+    v = judged(script)
+    assert v.method == "last_mile", v.reasons
+    assert {f.source for f in v.flow} >= {"/workspace/tool/logs/fuzzerA/*.log", "/workspace/tool/logs/fuzzerB/*.log"}
+    shown = FETCH + "for t in fuzzerA fuzzerB; do grep Precision results/$t.txt >> /workspace/repro.txt; done\n"
+    assert judged(shown + FORMAT).method == "copy"

@@ -155,6 +155,21 @@ class _Walker:
             return self.ctx.shell_vars.get(name, "*" if name not in ("HOME", "PWD") else ".")
         return re.sub(r"\$\{([\w@#?]+)(?:[:%#/][^}]*)?\}|\$([\w@#?]+)", var, word)
 
+    def split(self, word: str) -> list[str]:
+        """An unquoted word with a variable holding several words (a loop's list): one word per item, as the loop
+        runs it (`logs/$t/*.log` over `for t in a b` -> logs/a/*.log logs/b/*.log)."""
+        names = [m.group(1) or m.group(2) for m in re.finditer(r"\$\{(\w+)\}|\$(\w+)", word)]
+        many = next((n for n in names if len(self.ctx.shell_vars.get(n, "").split()) > 1), None)
+        if many is None or "\u27e6" in self.ctx.shell_vars[many]:
+            return [self.expand(word)]
+        items = self.ctx.shell_vars[many].split()[:8]
+        out = []
+        for item in items:
+            self.ctx.shell_vars[many] = item
+            out.append(self.expand(word))
+        self.ctx.shell_vars[many] = " ".join(items)
+        return out
+
     def _stdin(self, call: Call, stdin_file: str | None) -> None:
         if stdin_file and stdin_file in self.ctx.heredocs:
             call.stdin_text = self.ctx.heredocs[stdin_file]
@@ -252,11 +267,12 @@ class _Walker:
                 raw = self.text[p.pos[0]:p.pos[1]] if hasattr(p, "pos") else p.word
                 # `bash -c "x=\$(cmd) ..."`: escaped expansions belong to the inner shell, not this one
                 bare = re.sub(r"'[^']*'", "", raw)  # `Rscript -e 'd$acc <- 1'`: single quotes expand nothing
-                word = p.word if "$" not in bare or ("\\$" in bare and not re.search(r"(?<!\\)\$", bare)) \
-                    else self.expand(p.word)
+                words = [p.word] if "$" not in bare or ("\\$" in bare and not re.search(r"(?<!\\)\$", bare)) \
+                    else self.split(p.word) if not re.search(r"[\"']", raw) else [self.expand(p.word)]
                 if captured and ("$(" in p.word or "`" in p.word):
-                    word = re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), word)
-                argv.append(word)
+                    words = [re.sub(r"\$\(.*\)|`[^`]*`", "".join(f"\u27e6step:{i}\u27e7" for i in captured), w)
+                             for w in words]
+                argv += words
             elif p.kind == "redirect" and p.type == "<<<" and argv[:1] == ["read"]:
                 start = len(self.ctx.reading.steps)
                 for sub in _walk(p.output):
