@@ -82,3 +82,16 @@ def test_a_loop_that_counts_in_the_raw_logs_of_each_tool_is_last_mile():
     assert {f.source for f in v.flow} >= {"/workspace/tool/logs/fuzzerA/*.log", "/workspace/tool/logs/fuzzerB/*.log"}
     shown = FETCH + "for t in fuzzerA fuzzerB; do grep Precision results/$t.txt >> /workspace/repro.txt; done\n"
     assert judged(shown + FORMAT).method == "copy"
+
+
+def test_inline_code_given_on_the_command_line_is_traced_to_its_own_line():
+    script = ("#!/bin/bash\necho start\n"
+              "docker exec box bash -c 'cd /app && python3 main.py --epochs 3' > /workspace/repro.txt\n"
+              "python3 - <<'PY' >> /workspace/repro.txt\nprint(open('/workspace/extra.txt').read())\nPY\n" + FORMAT)
+    v = judged(script)
+    through = [t for f in v.flow for t in f.through]
+    assert any(t.startswith("line 3: python3 main.py") for t in through), through
+    from artifactcopilot.repro.reader import read_script
+
+    printed = [s.line for s in read_script(script).steps if s.text.startswith("print(open")]
+    assert printed == [5], printed  # a here-document's code starts on the line below its command

@@ -95,8 +95,9 @@ def _language(path: str, text: str) -> str | None:
 
 
 def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], where: str | None = None,
-             inline: bool = False) -> list[int]:
-    """Read code in place; its unnamed reads/writes bind to the command's path arguments, its stdout to the call's."""
+             inline: bool = False, on_line: bool = False) -> list[int]:
+    """Read code in place; its unnamed reads/writes bind to the command's path arguments, its stdout to the call's.
+    on_line: inline code given on the command's line (`bash -c '...'`), not in a here-document below it."""
     name = where or f"inline {lang}"
     if not ctx.child(name):
         return compute(ctx, call, where or lang, args)
@@ -111,7 +112,7 @@ def run_code(ctx: Context, call: Call, lang: str, text: str, args: list[str], wh
             ctx.shell_vars.update({str(i + 1): a for i, a in enumerate(args[:9])})
             ctx.shell_vars["@"] = " ".join(args)
         notes = len(ctx.reading.notes)
-        read_into(ctx, lang, text, call.cwd, where=where, line=call.line if inline else 0, argv=args)
+        read_into(ctx, lang, text, call.cwd, where=where, line=call.line - on_line if inline else 0, argv=args)
         unreadable = any("does not parse" in n for n in ctx.reading.notes[notes:])
         if lang == "shell":
             ctx.shell_vars = saved
@@ -178,9 +179,9 @@ def _python(ctx: Context, call: Call) -> list[int]:
     while i < len(args) and args[i].startswith("-") and args[i] != "-":
         a = args[i]
         if a == "-c" and i + 1 < len(args):
-            return run_code(ctx, call, "python", args[i + 1], args[i + 2:], inline=True)
+            return run_code(ctx, call, "python", args[i + 1], args[i + 2:], inline=True, on_line=True)
         if a.startswith("-c") and len(a) > 2:
-            return run_code(ctx, call, "python", a[2:], args[i + 1:], inline=True)
+            return run_code(ctx, call, "python", a[2:], args[i + 1:], inline=True, on_line=True)
         if a == "-m" and i + 1 < len(args):
             return _module(ctx, call, args[i + 1], args[i + 2:])
         if a.startswith("-m") and len(a) > 2:
@@ -241,7 +242,7 @@ def _r(ctx: Context, call: Call, prog: str) -> list[int]:
         return run_file(ctx, sub, files[0], [], lang="r")
     exprs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expr")]
     if exprs:
-        return run_code(ctx, call, "r", "\n".join(exprs), [], inline=True)
+        return run_code(ctx, call, "r", "\n".join(exprs), [], inline=True, on_line=True)
     files = [a.removeprefix("--file=") for a in args if not a.startswith("-") or a.startswith("--file=")]
     files = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"] + files
     if files:
@@ -261,9 +262,9 @@ def _shell(ctx: Context, call: Call, prog: str) -> list[int]:
             written = re.match(r"\s*cat\s*>\s*([^\s;&|]+)", args[i + 1])
             if written and call.stdin_text is not None:  # `docker exec -i c bash -c "cat > /x/run.sh" <<EOF`
                 ctx.written_code[normalize(written.group(1), call.cwd)] = call.stdin_text
-            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
+            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True, on_line=True)
         if "c" in args[i] and not args[i].startswith("--") and i + 1 < len(args):
-            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True)
+            return run_code(ctx, call, "shell", args[i + 1], args[i + 3:], inline=True, on_line=True)
         i += 1
     rest = args[i:]
     if rest:
