@@ -95,3 +95,12 @@ def test_inline_code_given_on_the_command_line_is_traced_to_its_own_line():
 
     printed = [s.line for s in read_script(script).steps if s.text.startswith("print(open")]
     assert printed == [5], printed  # a here-document's code starts on the line below its command
+
+
+@pytest.mark.parametrize("run, expected", [
+    ("python3 analyze.py --model small-7b --benchmark suite1 --seeds 3", "full"),
+    ("python3 analyze.py --table 3", "last_mile"),  # a selector: it summarises what is stored
+])
+def test_a_program_named_like_analysis_given_the_parameters_of_a_computation_runs_it(run, expected):
+    v = judged(FETCH + "cd /workspace/tool\n" + run + " > /workspace/repro.txt\n" + FORMAT)
+    assert v.method == expected, v.reasons

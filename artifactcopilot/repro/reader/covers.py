@@ -11,6 +11,22 @@ _SELECTORS = re.compile(r"^(--?(table|tab|fig|figure|t|f|exp|experiment|id|name|
                         r"(table|tab|fig|figure)[-_]?\w*|[<>|&;]|\d?>&?\d?|/dev/null)$", re.IGNORECASE)
 
 
+# Options that configure a computation (which model, data set, how many epochs, seeds, trials, how long): a program
+# given them runs the experiment, whatever its name says (`analyze.py --model m --benchmark b`).
+_EXPERIMENT_OPTS = re.compile(r"^--?(model|models|llm|dataset|datasets|benchmark|benchmarks|epochs?|seeds?|iterations?|"
+                              r"iters|trials|repeats?|repetitions|timeout|time[-_]?limit|budget|n[-_]?samples|"
+                              r"batch[-_]?size|lr|learning[-_]?rate|temperature|gpus?|device|threads|workers)(=.*)?$",
+                              re.IGNORECASE)
+
+
+def experiment_options(text: str, program: str) -> list[str]:
+    """The options of `text` after `program` that configure a computation."""
+    words = text.split()
+    base = program.split()[0].rsplit("/", 1)[-1] if program.strip() else program
+    tail = next((words[i + 1:] for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == base), [])
+    return [w.split("=", 1)[0] for w in tail if _EXPERIMENT_OPTS.match(w)]
+
+
 def parameters(text: str, program: str) -> bool:
     """The command passes the program parameters of a computation (`--epochs 3 --dataset x`), not just a selector."""
     words = re.sub(r"\d?(>>?|<)\s*\S+", " ", text).split()  # redirections are not parameters

@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from .covers import covers as _covers
+from .covers import experiment_options
 from .covers import parameters as _parameters
 from .literals import strong, weak
 from .marks import Confidence, Mark, weak_enough
@@ -247,6 +248,10 @@ class _Flow:
                     and any(c.kind == "compute" and c.role in ("experiment", "unknown") for c in s.sources)]
             if made:
                 return self.marks(made[-1], "derive")
+            configured = experiment_options(step.text, name)
+            if configured:  # an analysis told which model, data set, seeds to run: the experiment itself
+                return [Mark("full", "low", f"{_loc(step)}: {name} is given the parameters of a computation "
+                                            f"({', '.join(configured[:4])})", name)]
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
