@@ -104,3 +104,36 @@ def test_inline_code_given_on_the_command_line_is_traced_to_its_own_line():
 def test_a_program_named_like_analysis_given_the_parameters_of_a_computation_runs_it(run, expected):
     v = judged(FETCH + "cd /workspace/tool\n" + run + " > /workspace/repro.txt\n" + FORMAT)
     assert v.method == expected, v.reasons
+
+
+def _inline(code: str) -> str:
+    return "#!/bin/bash\npython3 - <<'PY' > /workspace/repro.txt\n" + code + "PY\n" + FORMAT
+
+
+@pytest.mark.parametrize("code", [
+    # a counter over the shipped raw records, as a percentage
+    "import csv\npassed = total = 0\nfor row in csv.DictReader(open('collected/outcomes.csv')):\n"
+    "    total += 1\n    if row['verdict'] == 'ok':\n        passed += 1\nprint(f'{100 * passed / total:.1f}')\n",
+    # the raw logs picked by what they hold, counted
+    "import glob\nlogs = glob.glob('runs/*.log')\ndone = [p for p in logs if 'FINISHED' in open(p).read()]\n"
+    "print(len(done), len(logs))\n",
+])
+def test_counting_the_shipped_raw_records_is_last_mile(code):
+    v = judged(_inline(code))
+    assert v.method == "last_mile", v.reasons
+
+
+@pytest.mark.parametrize("code", [
+    # rows numbered while the stored table is shown: the count numbers rows, it computes nothing shown
+    "import csv\ni = 0\nfor row in csv.DictReader(open('results/summary.csv')):\n    i += 1\n"
+    "    print(i, row['tool'], row['precision'])\n",
+    # a table built up as text, row by row
+    "import csv\nout = ''\nfor row in csv.DictReader(open('results/summary.csv')):\n"
+    "    out += f\"| {row['tool']} | {row['precision']} |\\n\"\nprint(out)\n",
+    # names from the script kept when the stored table has them, then shown with their stored values
+    "import json\nd = json.load(open('results/summary.json'))\nkept = [t for t in ['a', 'b', 'c'] if t in d]\n"
+    "for t in kept:\n    print(t, d[t]['precision'])\n",
+])
+def test_showing_a_stored_table_row_by_row_stays_a_copy(code):
+    v = judged(_inline(code))
+    assert v.method == "copy" and not v.accepted, v.reasons

@@ -146,14 +146,20 @@ class Expressions:
         return union(*(self.ev(k, True) for k in node.keys if k is not None), *(self.ev(v, True) for v in node.values))
 
     def e_ListComp(self, node, data: bool) -> Val:
+        tests = []
         for gen in node.generators:
             it = self.ev(gen.iter)
             self.bind(gen.target, Val(it.origins, path=it.path))
-            for cond in gen.ifs:
-                self.ev(cond)
+            tests += [self.ev(cond) for cond in gen.ifs]
         if isinstance(node, ast.DictComp):
             return union(self.ev(node.key, True), self.ev(node.value, True))
-        return self.ev(node.elt, True)
+        elt = self.ev(node.elt, True)
+        if tests and elt.path and ("*" in elt.path or "/" in elt.path) and \
+                not any(o.kind in ("file", "step", "compute") for o in elt.origins):
+            # files picked by what they hold (`[f for f in glob(...) if "OK" in open(f).read()]`): computed from them
+            picked = frozenset(o for t in tests for o in t.origins if o.kind in ("file", "step"))
+            return Val(elt.origins | Val(picked).derive("a selection by content").origins, path=elt.path)
+        return elt
 
     e_SetComp = e_GeneratorExp = e_DictComp = e_ListComp
 

@@ -18,6 +18,7 @@ from .pyvalues import EMPTY, Orig, Val, union
 __all__ = ["PyReader", "sources_of"]
 
 MAX_WORK = 40_000
+COUNTED = "a count over its records"
 
 
 class PyReader(Expressions):
@@ -35,6 +36,8 @@ class PyReader(Expressions):
         self.stack: list[str] = []
         self.returns: list[list[Val]] = []
         self.tags: list[Orig] = []
+        self.over: list[frozenset] = []
+        """The data records of the loops being read (what a counter in them counts)."""
         self.plot: Val = EMPTY
         self.argdefaults: dict[str, str] = {}
         self.work = 0
@@ -116,9 +119,10 @@ class PyReader(Expressions):
     def s_AugAssign(self, node: ast.AugAssign) -> None:
         value = self.ev(node.value, data=True)
         old = self.ev(node.target)
-        joined = union(old, value)
-        self.bind(node.target,
-                  joined if isinstance(node.op, ast.Add) and stringish(node.value) else joined.derive("+="))
+        if isinstance(node.op, ast.Add) and stringish(node.value):  # text built up row by row: reformatting
+            self.bind(node.target, union(old, value))
+            return
+        self.bind(node.target, union(old, value, *(Val(records) for records in self.over)).derive("+="))
 
     def s_Expr(self, node: ast.Expr) -> None:
         value = self.ev(node.value)
@@ -149,7 +153,12 @@ class PyReader(Expressions):
         computing = loop_computes(node.body, counted) and not self.calls.literal_results(it) and \
             not any(o.kind in ("file", "step", "text", "paper") for o in it.origins)
         self.bind(node.target, Val(it.origins, path=it.path))
-        self._loop(node, computing)
+        records = frozenset(o._replace(derived=True, how=COUNTED) for o in it.origins if o.kind in ("file", "step"))
+        self.over.append(records)  # `n += 1` in the loop counts the records it goes over
+        try:
+            self._loop(node, computing)
+        finally:
+            self.over.pop()
 
     s_AsyncFor = s_For
 
@@ -272,6 +281,10 @@ class PyReader(Expressions):
     def sink(self, node: ast.AST, vals: list[Val], writes: list[str] | None = None, stdout: bool = False,
              how: str = "") -> None:
         """An output statement: one step whose sources are the origins of what it outputs."""
+        if self.over:  # inside the loop, a count of the records gone over so far numbers the rows it shows
+            live = {(o.kind, o.ref) for records in self.over for o in records}
+            vals = [Val(frozenset(o for o in v.origins if o.how != COUNTED or (o.kind, o.ref) not in live),
+                        **kept_fields(v)) for v in vals]
         sources = sources_of(vals, how)
         writes = [self.path_of(w) for w in (writes or [])]
         key = (self.line(node), tuple(sorted(s.model_dump_json() for s in sources)), tuple(writes), stdout)
