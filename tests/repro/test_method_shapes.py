@@ -137,3 +137,14 @@ def test_counting_the_shipped_raw_records_is_last_mile(code):
 def test_showing_a_stored_table_row_by_row_stays_a_copy(code):
     v = judged(_inline(code))
     assert v.method == "copy" and not v.accepted, v.reasons
+
+
+@pytest.mark.parametrize("run, expected", [
+    ("find dataset/crash_reports -name '*.json' | wc -l > /workspace/repro.txt\n", "last_mile"),
+    ("ls raw/failures/ | wc -l > /workspace/repro.txt\n", "last_mile"),
+    ("find results -name '*.csv' | xargs cat > /workspace/repro.txt\n", "copy"),
+    ("find results -name '*.csv' -exec tail -n 1 {} \\; > /workspace/repro.txt\n", "copy"),
+])
+def test_a_listing_of_shipped_files_is_counted_or_shown(run, expected):
+    v = judged(FETCH + run + FORMAT)
+    assert v.method == expected, v.reasons

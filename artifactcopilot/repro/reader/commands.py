@@ -222,6 +222,10 @@ def command(ctx: Context, call: Call) -> tuple[list[int], str]:
     handled = program(ctx, call, prog)
     if handled is not None:
         return handled, call.cwd
+    if prog in ("ls", "find") and (call.out_file or not call.stdout):
+        from .toolsteps import listing
+
+        return listing(ctx, call, prog), call.cwd
     if prog in T.NEUTRAL:
         ctx.reading.add(_step(call, neutral=True, program=prog))
         return [], call.cwd

@@ -216,6 +216,7 @@ class _Flow:
             return [Mark("last", "medium", f"{_loc(step)}: {src.how} computes from the shipped data {path}", path)]
         # the table's values, as a shipped file stores them
         if use == "display" and kind in ("data", "unknown") and (self.filled or _member(path)) and \
+                not src.how.endswith("(the files it lists)") and \
                 not re.search(r"://|[*?\[]", path) and (unpacked or self.shipped(path)):
             return [Mark("copy", "medium", f"{_loc(step)}: {src.how} shows the values stored in {path} as they are",
                          path)]

@@ -212,3 +212,17 @@ def _without(text: str, given: AbstractSet[str]) -> str:
     from .literals import NUMBER
 
     return NUMBER.sub(lambda m: " " if m.group(0).strip() in given else m.group(0), text)
+
+
+def listing(ctx: Context, call: Call, prog: str) -> list[int]:
+    """`ls dir | wc -l`, `find dir -name '*.json' | xargs cat`: the files of a folder, passed on to what counts them
+    or shows them."""
+    args = call.argv[1:]
+    if prog == "find":
+        folders = [a for a in args[:next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))]]
+    else:
+        folders = [a for a in args if not a.startswith("-")]
+    paths = [normalize(a, call.cwd) for a in folders] or ([call.cwd] if call.cwd else [])
+    sources = [Source(kind="file", ref=p, use="display", how=f"{prog} (the files it lists)") for p in paths
+               if path_kind(p) in ("results", "data") and p.strip("/.")]  # not `find / -name x`: a search
+    return emit(ctx, call, _step(call, sources=sources, program=prog, role="display", neutral=not sources))
