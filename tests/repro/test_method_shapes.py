@@ -148,3 +148,14 @@ def test_showing_a_stored_table_row_by_row_stays_a_copy(code):
 def test_a_listing_of_shipped_files_is_counted_or_shown(run, expected):
     v = judged(FETCH + run + FORMAT)
     assert v.method == expected, v.reasons
+
+
+@pytest.mark.parametrize("install, expected", [
+    ("install2.r --error glmmTMB lmerTest && ", "full"),
+    ("", "last_mile"),  # nothing says what the analysis does: it summarises
+])
+def test_an_analysis_run_after_installing_model_fitting_packages_fits_the_study_models(install, expected):
+    script = (FETCH + "docker run --rm -v /workspace:/workspace rocker/r-ver:4 /bin/bash -c \"" + install +
+              "Rscript /workspace/survey_analysis.R > /workspace/repro.txt\"\n" + FORMAT)
+    v = judged(script)
+    assert v.method == expected, v.reasons

@@ -33,7 +33,7 @@ from .marks import member as _member
 from .marks import spread_literals as _spread_literals
 from .model import Reading, Source, Step
 from .paths import holds_results, path_kind, words
-from .tools import CONTAINER_ENTRIES, STATISTICS, UNPACK
+from .tools import CONTAINER_ENTRIES, MODEL_PACKAGES, STATISTICS, UNPACK
 from .trace import FlowTrace, traces
 
 FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
@@ -253,6 +253,10 @@ class _Flow:
             if configured:  # an analysis told which model, data set, seeds to run: the experiment itself
                 return [Mark("full", "low", f"{_loc(step)}: {name} is given the parameters of a computation "
                                             f"({', '.join(configured[:4])})", name)]
+            models = next((s for s in self.steps[:step.index] if s.neutral and MODEL_PACKAGES.search(s.text)), None)
+            if models is not None:  # (an empirical study's experiment: Artisan Fig. 10)
+                return [Mark("full", "low", f"{_loc(step)}: {name} fits the study's statistical models (their "
+                                            f"packages are installed at {_loc(models)})", name)]
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
