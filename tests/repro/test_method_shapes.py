@@ -159,3 +159,17 @@ def test_an_analysis_run_after_installing_model_fitting_packages_fits_the_study_
               "Rscript /workspace/survey_analysis.R > /workspace/repro.txt\"\n" + FORMAT)
     v = judged(script)
     assert v.method == expected, v.reasons
+
+
+@pytest.mark.parametrize("run, expected", [
+    # shell arithmetic over counts taken from the raw log: a percentage
+    ("ok=$(grep -c PASSED raw/run.log)\nall=$(grep -c . raw/run.log)\n"
+     "echo \"pass rate | $((100 * ok / all))\" > /workspace/repro.txt\n", "last_mile"),
+    # a ratio of two columns of the raw counts
+    ("awk -F, 'NR>1 {printf \"%s | %.1f\\n\", $1, $2*100/$3}' raw/counts.csv > /workspace/repro.txt\n", "last_mile"),
+    # a stored value picked out and rescaled: reformatting
+    ("awk -F, 'NR>1 {printf \"%s | %.1f\\n\", $1, $2*100}' results/summary.csv > /workspace/repro.txt\n", "copy"),
+])
+def test_arithmetic_over_raw_counts_is_last_mile_and_rescaling_a_stored_value_is_a_copy(run, expected):
+    v = judged(FETCH + run + FORMAT)
+    assert v.method == expected, v.reasons

@@ -27,6 +27,12 @@ _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until",
              "function", "in", "select", "!"}
 
 
+def _arith(m: re.Match) -> str:
+    """`$((100 * pass / total))`: bashlex cannot read it; what it computes with are its variables."""
+    names = re.findall(r"(?<![\w$])\$?\{?([A-Za-z_]\w*)", m.group(0)[3:-2])
+    return "".join(f"${{{n}}}" for n in dict.fromkeys(names)) or "0"
+
+
 def take_heredocs(script: str, ctx: Context) -> str:
     """The script with each here-document body replaced by blank lines and its operator by `< __HEREDOC_n__`."""
     lines = script.split("\n")
@@ -72,7 +78,7 @@ def _quoted(line: str, pos: int) -> bool:
 def read_shell(ctx: Context, script: str, cwd: str = "", line: int = 0) -> str:
     """Read a shell script into steps; returns the folder the script ends in."""
     text = take_heredocs(script, ctx)
-    text = _ARITH.sub("0", text)
+    text = _ARITH.sub(_arith, text)
     text = _DBRACKET.sub("true", text)
     text = _ARRAY.sub(lambda m: f'{m.group(1)}="{m.group(2).replace(chr(34), "")}"', text)  # bashlex has no arrays
     text = re.sub(r"^(\s*)function\s+([\w.-]+)\s*(\(\))?\s*\{", r"\1\2() {", text, flags=re.MULTILINE)

@@ -147,8 +147,9 @@ PROGRAM_FIRST = {"sed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep",
                  "tr", "datamash", "mlr", "q", "textql", "envsubst"}
 
 _AWK_ARITH = re.compile(r"\+=|-=|\*=|/=|\+\+|\bNR\b\s*[-+*/)]|[-+*/]\s*\bNR\b|\bsum\b|\btotal\b|\bavg\b|\bmean\b|"
-                        r"\bsqrt\b|\blog\b|\bexp\b|\$\w+\s*[-+*/]\s*(\$\w+|[A-Za-z_]\w*)|\bcount\b")
-# (`$3/$2` and `$2/total` compute new values; `$2*100` only rescales a stored one: reformatting)
+                        r"\bsqrt\b|\blog\b|\bexp\b|\$\w+\s*[-+*/]\s*(\$\w+|[A-Za-z_]\w*)|\bcount\b|"
+                        r"[-+/]\s*\$\w+")
+# (`$3/$2`, `$2*100/$3` and `$2/total` compute new values; `$2*100` only rescales a stored one: reformatting)
 _JQ_ARITH = re.compile(r"\badd\b|\blength\b|\bmin\b|\bmax\b|\bgroup_by\b|\breduce\b|[^/]\s/\s|\*|\bmap_values\b|"
                        r"\bsqrt\b|\bavg\b|\bfloor\b|\bceil\b|\bunique\b|\bcount\b")
 _SQL_AGG = re.compile(r"\b(avg|sum|count|min|max|stddev|median|group\s+by|total)\b", re.IGNORECASE)
