@@ -278,7 +278,9 @@ def _input_like(args: list[str], path: str) -> bool:
 def _program_paths(ctx: Context, call: Call, args: list[str]) -> tuple[list[str], list[str]]:
     from .toolsteps import named_folder
 
-    reads, writes, i = [], [], 0
+    reads: list[str] = []
+    writes: list[str] = []
+    i = 0
     while i < len(args):
         a = args[i]
         opt, eq, val = a.partition("=")

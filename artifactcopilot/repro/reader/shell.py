@@ -261,7 +261,8 @@ class _Walker:
         return self.expand(r.output.word) if hasattr(r.output, "word") else None
 
     def command(self, node, cwd, stdin, out, stdout, tolerant) -> tuple[list[int], str]:
-        argv, stdin_file = [], None
+        argv: list[str] = []
+        stdin_file = None
         for p in node.parts:
             if p.kind in ("word", "assignment"):
                 captured: list[int] = []
