@@ -173,3 +173,12 @@ def test_an_analysis_run_after_installing_model_fitting_packages_fits_the_study_
 def test_arithmetic_over_raw_counts_is_last_mile_and_rescaling_a_stored_value_is_a_copy(run, expected):
     v = judged(FETCH + run + FORMAT)
     assert v.method == expected, v.reasons
+
+
+def test_a_program_run_after_the_unpacking_may_rewrite_what_the_archive_held():
+    # Artisan Fig. 10 after an unpacked archive: the run may have written the file it then shows
+    script = UNZIP + "python3 run_experiments.py\ncat results/table3.csv > /workspace/repro.txt\n" + FORMAT
+    v = judged(script)
+    assert v.method == "full", v.reasons
+    shown = UNZIP + "cat results/table3.csv > /workspace/repro.txt\n" + FORMAT
+    assert judged(shown).method == "copy"

@@ -92,21 +92,26 @@ class _Flow:
 
     def producer(self, path: str, before: int) -> tuple[Step | None, bool]:
         """(the step that made `path` before step `before`, whether the link is only presumed)."""
+        unpacked: Step | None = None
         for step in reversed(self.steps[:before]):
             if any(_covers(w, path) for w in step.writes):
-                return step, False
+                if step.program not in UNPACK or any(w == path for w in step.writes):
+                    return step, False
+                unpacked = step  # a folder unpacked: a program run since may have rewritten what it holds
+                break
         if path_kind(path) in ("paper", "doc", "code", "notebook", "config", "device") or "://" in path:
-            return None, False
+            return unpacked, False
         known = self.exists(path)
         if known:
             return None, False
         reader = self.steps[before] if before < len(self.steps) else None
-        candidates = [s for s in self.steps[:before] if s.implicit_writes and not s.tolerant and not s.neutral
+        since = self.steps[unpacked.index if unpacked else 0:before]
+        candidates = [s for s in since if s.implicit_writes and not s.tolerant and not s.neutral
                       and any(src.kind == "compute" and src.role != "display" for src in s.sources)
                       and not (s.isolated and (reader is None or reader.container != s.container))]
         if candidates:  # a program in a container without a bind mount writes nothing the host can read
             return candidates[-1], True
-        return None, False
+        return unpacked, False
 
     def writers(self, last: Step, path: str) -> list[Step]:
         """Every step whose output is in `path` when `last` wrote it last: the appends (`>> f`) before it back to the
