@@ -182,3 +182,13 @@ def test_a_program_run_after_the_unpacking_may_rewrite_what_the_archive_held():
     assert v.method == "full", v.reasons
     shown = UNZIP + "cat results/table3.csv > /workspace/repro.txt\n" + FORMAT
     assert judged(shown).method == "copy"
+
+
+def test_a_notebook_executed_in_the_artifacts_container_runs_there():
+    from artifactcopilot.repro.reader import read_script
+
+    script = (FETCH + START + "docker exec box jupyter nbconvert --execute --to markdown --stdout /app/RQ2.ipynb "
+              "> /workspace/repro.txt\n" + FORMAT)
+    ran = [s for s in read_script(script).steps if s.program == "/app/RQ2.ipynb"]
+    assert ran and ran[0].container == "box", [s.model_dump() for s in ran]
+    assert judged(script).method == "full"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 
 from . import tools as T
 from .commands import Call, _program_paths, _step, compute, emit, silent
@@ -197,8 +198,7 @@ def _python(ctx: Context, call: Call) -> list[int]:
             return compute(ctx, call, call.stdin_file, rest[1:])
         if code is None:
             return compute(ctx, call, "python", rest[1:])
-        sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, lang="python", stdin=[],
-                   out_file=call.out_file, stdout=call.stdout, tolerant=call.tolerant)
+        sub = replace(call, lang="python", stdin=[], stdin_text=None, stdin_file=None)
         return run_code(ctx, sub, "python", code, rest[1:], inline=True)
     if rest[0].lower().endswith(".ipynb"):
         from .runners import _executed_notebook
@@ -238,7 +238,7 @@ def _r(ctx: Context, call: Call, prog: str) -> list[int]:
         if not files:
             return compute(ctx, call, "R", [])
         out = files[1] if len(files) > 1 else re.sub(r"\.[Rr]$", "", files[0]) + ".Rout"
-        sub = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
+        sub = replace(call, out_file=out, stdout=False, stdin=[], stdin_text=None, stdin_file=None)
         return run_file(ctx, sub, files[0], [], lang="r")
     exprs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expr")]
     if exprs:

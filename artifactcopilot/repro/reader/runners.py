@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .commands import Call, _step, compute, emit, silent
 from .context import Context, rel_dir
@@ -29,7 +30,7 @@ def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
     out = _notebook_output(prog, sub, args, nb, notebooks, call.cwd)
     if executes:
         if out and out != "-":
-            call = Call(argv=call.argv, cwd=call.cwd, line=call.line, text=call.text, out_file=out, stdout=False)
+            call = replace(call, out_file=out, stdout=False, stdin=[], stdin_text=None, stdin_file=None)
         return _executed_notebook(ctx, call, named[0], [])
     src = Source(kind="file", ref=nb, use="display", how=f"{prog} renders the stored outputs")
     step = _step(call, sources=[src], program=prog, role="display")
@@ -61,8 +62,8 @@ def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> li
     found = ctx.code(normalize(nb, call.cwd))
     if found is None:
         return compute(ctx, call, nb, args)
-    inside = Call(argv=call.argv, cwd=rel_dir(found[0]), line=call.line, text=call.text, out_file=call.out_file and
-                  normalize(call.out_file, call.cwd), stdout=call.stdout, tolerant=call.tolerant)
+    inside = replace(call, cwd=rel_dir(found[0]), out_file=call.out_file and normalize(call.out_file, call.cwd),
+                     stdin=[], stdin_text=None, stdin_file=None)
     return run_code(ctx, inside, "notebook", found[1], args, where=found[0])
 
 
