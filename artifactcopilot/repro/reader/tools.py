@@ -79,10 +79,10 @@ STATISTICS = re.compile(r"\b(wilcox|chisq|cor|kruskal|fisher|shapiro|binom|prop|
                         r"\b(lm|glm|glmer|lmer|glmmTMB|aov|anova|coxph|mixedlm|ols|logit|mannwhitneyu|wilcoxon|"
                         r"ttest_\w+|pearsonr|spearmanr|kendalltau|kruskal|chi2_contingency|cliffs?_delta|vargha\w*)\s*\(")
 
-# Packages for fitting statistical models (mixed models, regressions, structural equations): an analysis run after
+# Packages for fitting statistical models (mixed models, Bayesian regressions, structural equations): an analysis run after
 # the script installs them fits the study's models.
-MODEL_PACKAGES = re.compile(r"\b(lme4|lmerTest|nlme|glmmTMB|MuMIn|brms|rstanarm|lavaan|ordinal|statsmodels|pingouin|"
-                            r"semopy|linearmodels|pymer4|bambi)\b")
+MODEL_PACKAGES = re.compile(r"\b(lme4|lmerTest|nlme|glmmTMB|MuMIn|brms|rstanarm|lavaan|semopy|linearmodels|pymer4|"
+                            r"bambi)\b")
 
 # Options that take a value, per wrapper (to find where the wrapped command starts).
 VALUE_OPTS = {
