@@ -79,8 +79,8 @@ STATISTICS = re.compile(r"\b(wilcox|chisq|cor|kruskal|fisher|shapiro|binom|prop|
                         r"\b(lm|glm|glmer|lmer|glmmTMB|aov|anova|coxph|mixedlm|ols|logit|mannwhitneyu|wilcoxon|"
                         r"ttest_\w+|pearsonr|spearmanr|kendalltau|kruskal|chi2_contingency|cliffs?_delta|vargha\w*)\s*\(")
 
-# Packages for fitting statistical models (mixed models, Bayesian regressions, structural equations): an analysis run after
-# the script installs them fits the study's models.
+# Packages for fitting statistical models (mixed models, Bayesian regressions, structural equations): an analysis
+# run after the script installs them fits the study's models.
 MODEL_PACKAGES = re.compile(r"\b(lme4|lmerTest|nlme|glmmTMB|MuMIn|brms|rstanarm|lavaan|semopy|linearmodels|pymer4|"
                             r"bambi)\b")
 
