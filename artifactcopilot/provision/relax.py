@@ -1,0 +1,124 @@
+"""Pins that exist only for older Pythons: relax them to the nearest release that installs here.
+
+A requirement file written for Python 3.6/3.7 (`numpy==1.16.5`) pins releases that publish wheels for no
+interpreter on offer, and building them from source on a newer Python fails. A reviewer then installs the nearest
+release series that has wheels for the interpreter used (numpy 1.19.x on 3.9), logs it as a version choice (I1)
+with the pinned and the installed versions, and says that results may differ. A pin whose Python *is* available is
+never relaxed (the interpreter choice follows it instead), nor are wheel-only frameworks (tensorflow, torch), whose
+next installable release is another API: those are reported as blockers.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from .context import HEREDOC, Context
+from .model import PIP, WORK, ProvisionStep
+from .pyversions import Minor, fmt, parse_minor
+from .tables import WHEEL_ONLY, normalize, series_for_python, wheel_ceiling
+
+_R_FLAG = re.compile(r"(?P<flag>-r|--requirement)(?P<sep>\s+|=)(?P<path>'[^']+'|\S+)")
+_CD = re.compile(r"^cd (?P<dir>'[^']+'|\S+) && ")
+
+
+@dataclass(frozen=True)
+class Relaxed:
+    name: str
+    pinned: str
+    series: str
+    ceiling: Minor
+    source: str
+
+    def describe(self) -> str:
+        return (f"{self.name}=={self.pinned} -> {self.name}=={self.series}.* ({self.source}; {self.pinned} "
+                f"publishes wheels up to Python {fmt(self.ceiling)})")
+
+
+def relax_old_pins(ctx: Context, chosen: str, offered: list[str]) -> list[Relaxed]:
+    """Rewrite the steps that install requirement files pinning releases no interpreter here can install."""
+    python = parse_minor(chosen)
+    versions = [v for k in offered if (v := parse_minor(k))]
+    if python is None or not versions:
+        return []
+    relaxed: dict[str, Relaxed] = {}
+    for name, version, source in ctx.pins:
+        ceiling = wheel_ceiling(name, version)
+        if ceiling is None or python <= ceiling or any(v <= ceiling for v in versions) \
+                or normalize(name) in WHEEL_ONLY:
+            continue  # installable here, or an interpreter that has its wheels is on offer, or another API
+        series = series_for_python(name, version, python)
+        if series and normalize(name) not in relaxed:
+            relaxed[normalize(name)] = Relaxed(name, version, series, ceiling, source)
+    if not relaxed:
+        return []
+    used: list[Relaxed] = []
+    for step in ctx.steps:
+        used += _rewrite(ctx, step, relaxed, chosen)
+    for item in dict.fromkeys(used):
+        ctx.note(f"pin for an older Python relaxed: {item.describe()}; no interpreter here has its wheels, so the "
+                 f"nearest release with wheels for Python {chosen} is installed — results may differ")
+    return list(dict.fromkeys(used))
+
+
+def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], chosen: str) -> list[Relaxed]:
+    if step.kind not in ("pip", "project") or " -m pip install" not in step.script:
+        return []
+    cd = _CD.match(step.script)
+    cwd = shlex.split(cd.group("dir"))[0] if cd else "."
+    script, used = step.script, list[Relaxed]()
+    for match in list(_R_FLAG.finditer(step.script)):
+        path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
+        lines, hits = _relaxed_lines(ctx, path, relaxed, 0)
+        if not hits:
+            continue
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-").lower()
+        target = f"{WORK}/relaxed-{slug}"
+        body = "\n".join(lines)
+        script = (f"mkdir -p {WORK} && cat > {target} <<'{HEREDOC}'\n{body}\n{HEREDOC}\n"
+                  + script.replace(match.group(0), f"{match.group('flag')} {target}", 1))
+        used += hits
+    if not used:
+        return []
+    names = "|".join(re.escape(normalize(r.name)).replace("\\-", "[-_.]") for r in used)
+    step.script = f"{script}\n{PIP} list --format=freeze 2>/dev/null | grep -iE '^({names})==' || true"
+    step.purpose += (f"; pins for older Pythons relaxed to releases with wheels for Python {chosen}: "
+                     + "; ".join(r.describe() for r in used) + " — results may differ from the pinned versions")
+    step.documented, step.action = False, "version"
+    return used
+
+
+def _relaxed_lines(ctx: Context, path: str, relaxed: dict[str, Relaxed], depth: int) -> tuple[list[str], list[Relaxed]]:
+    """The file's requirement lines with relaxed pins (included files inlined, so that nothing points back)."""
+    text = ctx.read(path)
+    if text is None or depth > 4:
+        return [], []
+    lines: list[str] = []
+    hits: list[Relaxed] = []
+    for raw in re.sub(r"\\\r?\n", " ", text).splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if include := re.match(r"^(-r|--requirement)\s*=?\s*(\S+)", line):
+            sub = posixpath.normpath(posixpath.join(posixpath.dirname(path), include.group(2)))
+            more, found = _relaxed_lines(ctx, sub, relaxed, depth + 1)
+            lines, hits = lines + more, hits + found
+            continue
+        item = _relax_line(line, relaxed)
+        if item is not None:
+            lines.append(f"{item.name}=={item.series}.*")
+            hits.append(item)
+        elif line:
+            lines.append(line)
+    return lines, hits
+
+
+def _relax_line(line: str, relaxed: dict[str, Relaxed]) -> Relaxed | None:
+    if not line or line.startswith("-"):
+        return None
+    try:
+        req = Requirement(line)
+    except InvalidRequirement:
+        return None
+    return relaxed.get(normalize(req.name)) if not req.url else None
