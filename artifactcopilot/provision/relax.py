@@ -84,7 +84,7 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
     if not used:
         return []
     names = "|".join(re.escape(normalize(r.name)).replace("\\-", "[-_.]") for r in used)
-    step.script = f"{script}\n{PIP} list --format=freeze 2>/dev/null | grep -iE '^({names})==' || true"
+    step.script = f"{script} && {{ {PIP} list --format=freeze 2>/dev/null | grep -iE '^({names})==' || true; }}"
     step.purpose += (f"; pins for older Pythons relaxed to releases with wheels for Python {chosen}: "
                      + "; ".join(r.describe() for r in used) + " — results may differ from the pinned versions")
     step.documented, step.action = False, "version"

@@ -48,7 +48,7 @@ def translate(ctx: Context, step: InstallStep) -> None:
 
 def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
     args, fixes, own, targets, deps = [], [], False, 0, False
-    argv, i = cmd.argv, 0
+    argv, i = _without_commas(cmd.argv, fixes), 0
     while i < len(argv):
         word = argv[i]
         if word in DROP_FLAGS:
@@ -86,6 +86,14 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
             "project", documented=False, action="install", source=src(step), required=False)
     ctx.published.clear()
     ctx.deps_installed = ctx.deps_installed or deps
+
+
+def _without_commas(argv: list[str], fixes: list[str]) -> list[str]:
+    """`pip install numpy, scipy` lists names the way prose does; pip reads `numpy,` as an invalid requirement."""
+    if not any(w.endswith(",") and "://" not in w for w in argv):
+        return argv
+    fixes.append("drops the commas between the package names (pip rejects `name,` as an invalid requirement)")
+    return [part for w in argv for part in ([w] if "://" in w else w.split(",")) if part]
 
 
 def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:

@@ -35,3 +35,14 @@ def test_the_readme_reader_skips_trees_too():
     for tree in (WINDOWS_TREE, UNICODE_TREE, ASCII_TREE):
         analysis = analyze_readme(f"# Tool\n\n## Structure\n\n{tree}\n{RUN}")
         assert [c.cmd for c in analysis.commands] == ["chmod +x run.sh", "./run.sh data/input.csv"], tree
+
+
+def test_a_command_alone_on_its_line_in_single_backticks_is_documented(run):
+    readme = ("# Tool\n\n## Setup\n\nYou can use the provided `requirements.txt` file:\n\n"
+              "`pip3 install -r requirements.txt`\n\n## Running the code\n\nTo run:\n\n"
+              "`python3 main.py -i data/input.csv -o out.csv --verbose`\n\n"
+              "The output is written to `out.csv`.\n\n`data/input.csv`\n")
+    found = run({"README.md": readme, "requirements.txt": "numpy\n", **FILES})
+    assert [(s.kind, s.cmd) for s in found.steps if s.source.startswith("README")] == [
+        ("install", "pip3 install -r requirements.txt"),
+        ("workflow", "python3 main.py -i data/input.csv -o out.csv --verbose")]

@@ -9,7 +9,7 @@ from provision_trees import SUITES, Tree, doc
 
 from artifactcopilot.interventions import Action, default_classifier
 from artifactcopilot.provision import plan_environment
-from artifactcopilot.provision.model import WORK
+from artifactcopilot.provision.model import PIP, WORK
 
 OLD = "Cython==0.29.13\nnumpy==1.16.5  # tested on 3.7\npandas==0.25.1\nscipy==1.3.1\n"
 
@@ -32,6 +32,7 @@ def test_pins_for_an_unavailable_python_are_relaxed_to_the_nearest_installable_r
     assert "numpy==1.16.5 -> numpy==1.19.*" in step.purpose and "results may differ" in step.purpose
     assert step.action == "version" and not step.documented
     assert default_classifier().classify(Action(step.action, step.script)).level == "I1"
+    assert step.script.splitlines()[-1].startswith(f"{PIP} install -r ")  # the install's failure is the step's
     assert any("relaxed" in n and "results may differ" in n for n in p.notes)
     assert p.blockers == []
 
@@ -65,8 +66,15 @@ def test_a_wheel_only_framework_is_a_blocker_not_relaxed():
 
 def test_the_rewritten_script_is_valid_shell_that_writes_the_relaxed_file(tmp_path):
     p = plan(Tree({"requirements.txt": OLD, "main.py": ""}))
-    script = _installs(p)[0].script.replace(WORK, str(tmp_path / "work"))
-    script = script.split("\n/opt/copilot")[0]  # up to the pip call, which needs the review's environment
-    subprocess.run(["bash", "-c", script], check=True, cwd=tmp_path)
+    script = _installs(p)[0].script.replace(WORK, str(tmp_path / "work")).replace(PIP, "false")
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path)  # a failing install fails the step
+    assert done.returncode == 1
     written = (tmp_path / "work" / "relaxed-requirements-txt").read_text()
     assert written.splitlines()[1:] == ["numpy==1.19.*", "pandas==1.1.*", "scipy==1.5.*"]
+
+
+def test_a_documented_install_with_commas_between_names_installs_the_names():
+    p = plan(Tree({"main.py": ""}), [doc("pip3 install numpy, scipy, pandas, Cython")])
+    step = p.steps[-1]
+    assert step.script.endswith("-m pip install numpy scipy pandas Cython")
+    assert step.action == "command_fix" and "drops the commas" in step.purpose
