@@ -47,7 +47,8 @@ def translate(ctx: Context, step: InstallStep) -> None:
 
 
 def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    args, fixes, own, targets, deps = [], [], False, 0, False
+    args, own, targets, deps = [], False, 0, False
+    fixes: list[str] = []
     argv, i = _without_commas(cmd.argv, fixes), 0
     while i < len(argv):
         word = argv[i]
