@@ -78,3 +78,11 @@ def test_a_documented_install_with_commas_between_names_installs_the_names():
     step = p.steps[-1]
     assert step.script.endswith("-m pip install numpy scipy pandas Cython")
     assert step.action == "command_fix" and "drops the commas" in step.purpose
+
+
+def test_older_series_of_the_common_scientific_stack_are_relaxed_too():
+    reqs = "scikit_learn==0.20.3\nmatplotlib==3.0.3\npandas==0.24.2\nscipy==1.2.1\nfpdf==1.7.2\n"
+    p = plan(Tree({"requirements.txt": reqs, "main.py": ""}))
+    body = _installs(p)[0].script.split("<<'COPILOT_REQUIREMENTS'\n", 1)[1].split("\nCOPILOT_REQUIREMENTS\n", 1)[0]
+    assert body.splitlines() == ["scikit_learn==0.24.*", "matplotlib==3.3.*", "pandas==1.1.*", "scipy==1.5.*",
+                                 "fpdf==1.7.2"]
