@@ -58,10 +58,23 @@ def relax_old_pins(ctx: Context, chosen: str, offered: list[str]) -> list[Relaxe
     used: list[Relaxed] = []
     for step in ctx.steps:
         used += _rewrite(ctx, step, relaxed, chosen)
+    _drop_build_warning(ctx, used)
     for item in dict.fromkeys(used):
         ctx.note(f"pin for an older Python relaxed: {item.describe()}; no interpreter here has its wheels, so the "
                  f"nearest release with wheels for Python {chosen} is installed — results may differ")
     return list(dict.fromkeys(used))
+
+
+def _drop_build_warning(ctx: Context, used: list[Relaxed]) -> None:
+    """The interpreter choice warned that these pins would be built from source; relaxed, they are not."""
+    gone = {f"{r.name}=={r.pinned}" for r in used}
+    for i, note in enumerate(ctx.notes):
+        head, _, tail = note.partition(", pip may have to build them from source: ")
+        if not tail or not head.startswith("pinned packages without wheels"):
+            continue
+        kept = [e for e in re.split(r", (?=\S+==)", tail) if e.split(" ", 1)[0] not in gone]
+        ctx.notes[i] = f"{head}, pip may have to build them from source: {', '.join(kept)}" if kept else ""
+    ctx.notes[:] = [n for n in ctx.notes if n]
 
 
 def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], chosen: str) -> list[Relaxed]:

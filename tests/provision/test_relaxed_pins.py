@@ -34,6 +34,7 @@ def test_pins_for_an_unavailable_python_are_relaxed_to_the_nearest_installable_r
     assert default_classifier().classify(Action(step.action, step.script)).level == "I1"
     assert step.script.splitlines()[-1].startswith(f"{PIP} install -r ")  # the install's failure is the step's
     assert any("relaxed" in n and "results may differ" in n for n in p.notes)
+    assert not any("build them from source" in n for n in p.notes)  # relaxed pins are not built
     assert p.blockers == []
 
 
@@ -62,6 +63,8 @@ def test_a_wheel_only_framework_is_a_blocker_not_relaxed():
     (step,) = _installs(p)
     assert "tensorflow==1.15.0" in step.script and "numpy==1.19.*" in step.script
     assert p.blockers and "tensorflow 1.15.0" in p.blockers[0]
+    warning = next(n for n in p.notes if "build them from source" in n)
+    assert "tensorflow==1.15.0" in warning and "numpy" not in warning
 
 
 def test_the_rewritten_script_is_valid_shell_that_writes_the_relaxed_file(tmp_path):
