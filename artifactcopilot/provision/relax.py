@@ -78,12 +78,12 @@ def _drop_build_warning(ctx: Context, used: list[Relaxed]) -> None:
 
 
 def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], chosen: str) -> list[Relaxed]:
-    if step.kind not in ("pip", "project") or " -m pip install" not in step.script:
+    if step.kind not in ("pip", "project", "lock") or " -m pip install" not in step.script:
         return []
     cd = _CD.match(step.script)
     cwd = shlex.split(cd.group("dir"))[0] if cd else "."
-    script, used = step.script, list[Relaxed]()
-    for match in list(_R_FLAG.finditer(step.script)):
+    script, used = _relax_heredoc(step.script, relaxed)  # a lock or environment file translated to pip lines
+    for match in list(_R_FLAG.finditer(step.script)) if not used else []:
         path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
         lines, hits = _relaxed_lines(ctx, path, relaxed, 0)
         if not hits:
@@ -102,6 +102,20 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
                      + "; ".join(r.describe() for r in used) + " — results may differ from the pinned versions")
     step.documented, step.action = False, "version"
     return used
+
+
+def _relax_heredoc(script: str, relaxed: dict[str, Relaxed]) -> tuple[str, list[Relaxed]]:
+    opening = f"<<'{HEREDOC}'\n"
+    if opening not in script or f"\n{HEREDOC}\n" not in script:
+        return script, []
+    head, rest = script.split(opening, 1)
+    body, tail = rest.split(f"\n{HEREDOC}\n", 1)
+    lines, used = [], []
+    for line in body.splitlines():
+        item = _relax_line(line.strip(), relaxed)
+        lines.append(f"{item.name}=={item.series}.*" if item else line)
+        used += [item] if item else []
+    return f"{head}{opening}" + "\n".join(lines) + f"\n{HEREDOC}\n{tail}", used
 
 
 def _relaxed_lines(ctx: Context, path: str, relaxed: dict[str, Relaxed], depth: int) -> tuple[list[str], list[Relaxed]]:

@@ -89,3 +89,12 @@ def test_older_series_of_the_common_scientific_stack_are_relaxed_too():
     body = _installs(p)[0].script.split("<<'COPILOT_REQUIREMENTS'\n", 1)[1].split("\nCOPILOT_REQUIREMENTS\n", 1)[0]
     assert body.splitlines() == ["scikit_learn==0.24.*", "matplotlib==3.3.*", "pandas==1.1.*", "scipy==1.5.*",
                                  "fpdf==1.7.2"]
+
+
+def test_pins_of_an_environment_file_translated_to_pip_are_relaxed_too():
+    env = "name: old\ndependencies:\n  - python=3.6\n  - numpy=1.16.5\n  - pip:\n    - pandas==0.25.1\n"
+    p = plan(Tree({"environment.yml": env, "main.py": ""}), [doc("conda env create -f environment.yml")])
+    step = next(s for s in p.steps if "COPILOT_REQUIREMENTS" in s.script)
+    body = step.script.split("<<'COPILOT_REQUIREMENTS'\n", 1)[1].split("\nCOPILOT_REQUIREMENTS\n", 1)[0]
+    assert "numpy==1.19.*" in body.splitlines() and "pandas==1.1.*" in body.splitlines(), body
+    assert step.action == "version" and "results may differ" in step.purpose
