@@ -53,9 +53,9 @@ DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard
                         r"no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|"
                         r"node(\.js)?\s*\d+|gcc|docker)\b", re.I)
 ENV_MENTION = re.compile(r"\b([A-Z][A-Z0-9_]{2,})=([^\s`'\"]+)")
-TREE_LINE = re.compile(r"^\s*(?:[|│┃║¦├└┣┗╠╚]|[+\\`][-─—]{2,})")
+TREE_LINE = re.compile(r"^\s*(?:[│┃║¦├└┣┗╠╚]|[+\\`][-─—]{2,}|\|(?!.*\|\s*$))")
 """A line of a drawn directory tree (`├── main.py`, `│   └── x`, `|   run.sh`, `+---data`, `\\---src`, `` `-- x``):
-no shell command starts with a pipe or a box-drawing character."""
+no shell command starts with a pipe or a box-drawing character. A Markdown table row (`| a | b |`) is not one."""
 NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|"
                       r"only the (python )?standard library|no (third-party|external) (dependencies|packages)", re.I)
 

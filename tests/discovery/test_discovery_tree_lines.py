@@ -46,3 +46,11 @@ def test_a_command_alone_on_its_line_in_single_backticks_is_documented(run):
     assert [(s.kind, s.cmd) for s in found.steps if s.source.startswith("README")] == [
         ("install", "pip3 install -r requirements.txt"),
         ("workflow", "python3 main.py -i data/input.csv -o out.csv --verbose")]
+
+
+def test_a_markdown_table_in_a_code_block_is_not_a_tree(run):
+    block = "```bash\npython main.py --in data/input.csv\n```\n\nIt prints:\n\n```\n| a | 1 |\n| b | 2 |\n```\n"
+    found = run({"README.md": f"# Tool\n\n## Usage\n\n{block}", **FILES})
+    usage = next(s for s in found.steps if s.cmd == "python main.py --in data/input.csv")
+    assert any("| a | 1 |" in o.text for o in found.expected_outputs if o.step_order == usage.order), \
+        found.expected_outputs
