@@ -83,7 +83,9 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
     cd = _CD.match(step.script)
     cwd = shlex.split(cd.group("dir"))[0] if cd else "."
     script, used = _relax_heredoc(step.script, relaxed)  # a lock or environment file translated to pip lines
-    for match in list(_R_FLAG.finditer(step.script)) if not used else []:
+    if not used:
+        script, used = _relax_words(script, relaxed)  # pins named on the documented command line
+    for match in list(_R_FLAG.finditer(step.script)):
         path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
         lines, hits = _relaxed_lines(ctx, path, relaxed, 0)
         if not hits:
@@ -102,6 +104,19 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
                      + "; ".join(r.describe() for r in used) + " — results may differ from the pinned versions")
     step.documented, step.action = False, "version"
     return used
+
+
+def _relax_words(script: str, relaxed: dict[str, Relaxed]) -> tuple[str, list[Relaxed]]:
+    used: list[Relaxed] = []
+
+    def swap(match: re.Match) -> str:
+        item = relaxed.get(normalize(match.group(1)))
+        if item is None or match.group(2) != item.pinned:
+            return match.group(0)
+        used.append(item)
+        return shlex.quote(f"{match.group(1)}=={item.series}.*")
+
+    return re.sub(r"(?<=\s)([A-Za-z0-9][\w.\-]*)==(\d+(?:\.\d+)+)(?=\s|$)", swap, script), used
 
 
 def _relax_heredoc(script: str, relaxed: dict[str, Relaxed]) -> tuple[str, list[Relaxed]]:

@@ -154,6 +154,8 @@ def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: 
         return new + word[len(name):], False
     if not own:
         ctx.names.append(name)
+        if pin := re.fullmatch(r"[A-Za-z0-9][\w.\-]*(?:\[[^\]]*\])?==(\d+(?:\.\d+)+)", word):
+            ctx.pins.append((name, pin.group(1), src(step) or "documentation"))  # the interpreter choice reads it
         return word, False
     if not project.installable:
         ctx.note(f"`{word}` is the artifact's own package, but the artifact has no setup.py or pyproject build "

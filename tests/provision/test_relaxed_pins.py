@@ -98,3 +98,11 @@ def test_pins_of_an_environment_file_translated_to_pip_are_relaxed_too():
     body = step.script.split("<<'COPILOT_REQUIREMENTS'\n", 1)[1].split("\nCOPILOT_REQUIREMENTS\n", 1)[0]
     assert "numpy==1.19.*" in body.splitlines() and "pandas==1.1.*" in body.splitlines(), body
     assert step.action == "version" and "results may differ" in step.purpose
+
+
+def test_a_pin_on_the_documented_command_line_is_relaxed_and_chooses_the_interpreter():
+    p = plan(Tree({"main.py": ""}), [doc("pip install numpy==1.16.5 rich")])
+    assert p.python is not None and p.python.chosen == "3.9"  # the oldest on offer: nearest to the pin's 3.7
+    step = p.steps[-1]
+    assert "-m pip install 'numpy==1.19.*' rich &&" in step.script and step.action == "version"
+    assert "numpy==1.16.5 -> numpy==1.19.*" in step.purpose
