@@ -87,6 +87,8 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
         script, used = _relax_words(script, relaxed)  # pins named on the documented command line
     for match in list(_R_FLAG.finditer(step.script)):
         path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
+        if path.startswith(("/", "../")) or not ctx.exists(path):
+            continue  # only the artifact's own requirement files (not one the review wrote in the sandbox)
         lines, hits = _relaxed_lines(ctx, path, relaxed, 0)
         if not hits:
             continue
