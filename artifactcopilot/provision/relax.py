@@ -146,6 +146,9 @@ def _relaxed_lines(ctx: Context, path: str, relaxed: dict[str, Relaxed], depth: 
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
         if include := re.match(r"^(-r|--requirement)\s*=?\s*(\S+)", line):
             sub = posixpath.normpath(posixpath.join(posixpath.dirname(path), include.group(2)))
+            if sub.startswith(("/", "../")) or not ctx.exists(sub):
+                lines.append(line)  # outside the artifact: left to pip as written
+                continue
             more, found = _relaxed_lines(ctx, sub, relaxed, depth + 1)
             lines, hits = lines + more, hits + found
             continue
