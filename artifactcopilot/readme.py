@@ -53,6 +53,9 @@ DEPS_WORDS = re.compile(r"\b(python\s*[23](\.\d+)*\+?|requirements\.txt|standard
                         r"no (third-party|external) (dependencies|packages)|version\s+\d|java\s*\d+|"
                         r"node(\.js)?\s*\d+|gcc|docker)\b", re.I)
 ENV_MENTION = re.compile(r"\b([A-Z][A-Z0-9_]{2,})=([^\s`'\"]+)")
+TREE_LINE = re.compile(r"^\s*(?:[│┃║¦├└┣┗╠╚]|[+\\`][-─—]{2,}|\|(?!.*\|\s*$))")
+"""A line of a drawn directory tree (`├── main.py`, `│   └── x`, `|   run.sh`, `+---data`, `\\---src`, `` `-- x``):
+no shell command starts with a pipe or a box-drawing character. A Markdown table row (`| a | b |`) is not one."""
 NO_SETUP = re.compile(r"no (installation|setup|install) (is )?(needed|required)|standard library only|"
                       r"only the (python )?standard library|no (third-party|external) (dependencies|packages)", re.I)
 
@@ -159,7 +162,9 @@ def analyze_readme(text: str, path: str = "README.md", has_dependency_file: bool
         if tok.type in ("fence", "code_block"):
             info = (tok.info or "").strip().split()[0].lower() if tok.info else ""
             sections[-1].text += "\n" + tok.content
-            if info in SHELL_INFOS or (info in PLAIN_INFOS and _looks_like_commands(tok.content)):
+            if is_tree_listing(tok.content):
+                pass  # a drawn directory tree, whatever the block's language label says
+            elif info in SHELL_INFOS or (info in PLAIN_INFOS and _looks_like_commands(tok.content)):
                 block += 1
                 commands += _block_commands(tok.content, sections, context, block, env)
             context = ""
@@ -175,6 +180,13 @@ def analyze_readme(text: str, path: str = "README.md", has_dependency_file: bool
                           commands=commands, env_vars=env, paper_refs=_refs(full), signals=signals,
                           long_run_warning=bool(LONG.search(full)),
                           reuse_sections=[s.title for s in sections if _section_kind(s.title) == "reuse"])
+
+
+def is_tree_listing(code: str) -> bool:
+    """A code block that draws a directory tree: at least two tree lines, and at least 40% of its lines."""
+    lines = [ln for ln in code.splitlines() if ln.strip()]
+    tree = sum(1 for ln in lines if TREE_LINE.match(ln))
+    return tree >= 2 and tree >= 0.4 * len(lines)
 
 
 def _looks_like_commands(code: str) -> bool:
@@ -195,7 +207,7 @@ def _block_commands(code: str, sections: list[Section], context: str, block: int
     title = sections[-1].title
     mentions = _refs(" ".join(titles) + " " + context)
     for line in _logical_lines(code):
-        if NON_COMMAND.match(line):
+        if NON_COMMAND.match(line) or TREE_LINE.match(line):
             continue
         env_match = ENV_ASSIGN.match(line)
         if env_match:

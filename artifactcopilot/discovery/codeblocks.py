@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..readme import TREE_LINE, is_tree_listing
 from .shell import LogicalLine, logical_lines, looks_like_command
 
 SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal",
@@ -30,6 +31,9 @@ def read_block(code: str, info: str, before: str, console_scripts: frozenset[str
     lines = logical_lines(code)
     if any(ln.prompted for ln in lines):
         return _prompted(lines, code)
+    if is_tree_listing(code):
+        return BlockReading("other")  # a drawn directory tree, even in a block labelled `bash`
+    lines = [ln for ln in lines if not TREE_LINE.match(ln.text)]
     info = info.lower()
     commandish = [ln for ln in lines if looks_like_command(ln.text, console_scripts)]
     if info in SHELL_INFOS:

@@ -25,6 +25,8 @@ OUTPUT_FLAGS = {"-o", "--output", "--out", "-O", "--output-dir", "--outdir", "--
                 "--output-file", "--log", "--as-graph-output", ">", ">>", "2>", "&>", "--name"}
 SHELL_WORDS = {"for", "in", "do", "done", "if", "then", "else", "elif", "fi", "while", "until", "case", "esac", "&&",
                "||", "|", ";", "&"}
+FILE_MODE = re.compile(r"[ugoa]*[+=-][rwxXst]+(?:,[ugoa]*[+=-][rwxXst]+)*")
+"""A chmod mode (`+x`, `u+x`, `a+rw,o-w`), not a name to fill in."""
 VAR = re.compile(r"(?<![\\$])\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 
 
@@ -135,7 +137,8 @@ def _reason(word: str, prev: str, kind: str, cwd: str, index: FileIndex, known: 
     for name in VAR.findall(value):
         if name not in known and name not in STD_VARS and not name.isdigit():
             return f"variable ${name} is not set in the documentation"
-    if kind in ("install", "download", "env", "trivial") or value.startswith("-") or prev in OUTPUT_FLAGS:
+    if kind in ("install", "download", "env", "trivial") or value.startswith("-") or prev in OUTPUT_FLAGS \
+            or FILE_MODE.fullmatch(value):
         return ""
     if "://" in value or "$" in value or "*" in value or re.fullmatch(r"[\d.,:eE+\-]+", value):
         return ""

@@ -127,7 +127,8 @@ def _span_commands(block: Block, ctx: ProseContext) -> list[ProseCommand]:
             continue
         before = block.text[max(0, span.start - 90):max(0, span.start - 1)]
         before = re.split(r"(?<=[.!?])\s", before)[-1]
-        if not INTRO.search(before):
+        alone = block.text.strip() == f"`{span.text}`"  # a command on a line of its own, in single backticks
+        if not INTRO.search(before) and not (alone and looks_like_command(cmd, ctx.console_scripts, strict=True)):
             continue
         cwd_match = IN_DIR_RUN.search(before)
         cwd = find_dir(ctx, cwd_match.group(1)) or norm(cwd_match.group(1)) if cwd_match else None

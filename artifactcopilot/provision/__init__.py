@@ -12,6 +12,7 @@ from .failures import (
     command_not_found,
     fix_for_missing_command,
     fix_for_missing_module,
+    install_blocker,
     missing_module,
     module_to_distribution,
     notebook_tooling,
@@ -22,6 +23,7 @@ from .planner import plan_environment
 
 __all__ = [
     "DEFAULT_PYTHON", "NOT_PACKAGED", "VENV", "EnvPlan", "InstallStep", "ProvisionStep", "PythonChoice",
-    "choose_python", "command_not_found", "fix_for_missing_command", "fix_for_missing_module", "missing_module",
+    "choose_python", "command_not_found", "fix_for_missing_command", "fix_for_missing_module", "install_blocker",
+    "missing_module",
     "module_to_distribution", "notebook_tooling", "plan_environment", "program_not_found",
 ]

@@ -60,6 +60,8 @@ def parse_environment(text: str | None, path: str = "environment.yml") -> CondaE
     for dep in data["dependencies"]:
         if isinstance(dep, dict) and isinstance(dep.get("pip"), list):
             env.pip_lines += [_pip_line(str(x), folder) for x in dep["pip"] if isinstance(x, (str, int, float))]
+            env.pins += [(m.group(1), m.group(2)) for x in dep["pip"]
+                         if (m := re.fullmatch(r"\s*([A-Za-z0-9][\w.\-]*)\s*==\s*(\d+(?:\.\d+)+)\s*", str(x)))]
         elif isinstance(dep, (str, int, float)):
             add_conda_package(env, str(dep))
     env.lines = env.pip_lines + env.lines

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from .context import apt_script, pip_script, relative
 from .model import VENV, EnvPlan, ProvisionStep
-from .tables import normalize, table, tool_entry
+from .pyversions import fmt, parse_minor
+from .tables import normalize, series_below, table, tool_entry, wheel_ceiling
 
 _MISSING = re.compile(r"(?:ModuleNotFoundError|ImportError): No module named ['\"]?([A-Za-z_][\w.]*)['\"]?")
 _FILE_NOT_FOUND = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: ['‘\"]([\w.+-]+)['’\"]\s*$",
@@ -183,3 +184,38 @@ def notebook_tooling(plan: EnvPlan) -> list[ProvisionStep]:
 
 def _local(project_dir: str) -> str:
     return "." if project_dir in ("", ".") else relative(project_dir, ".")
+
+
+_NO_MATCH = re.compile(r"Could not find a version that satisfies the requirement ([A-Za-z0-9][\w.\-]*)\s*"
+                       r"((?:[<>=!~]=?\s*[\w.*]+\s*,?\s*)*)(?:\(from (?!versions:)([\w.\-]+)[^)]*\))?")
+_DIFFERENT = re.compile(r"Package '([\w.\-]+)' requires a different Python: ([\d.]+) not in '([^']+)'")
+_IGNORED = re.compile(r"require a different python version: (.+)")
+
+
+def install_blocker(output: str, plan: EnvPlan) -> str | None:
+    """The interpreter a failed pip install needs, read from pip's output: a package whose releases all require
+    another Python (`Requires-Python <3.8`), or an upper-bounded dependency (`tensorflow<2` from a documented
+    package) whose allowed releases publish wheels only for older Pythons. None when pip says neither."""
+    if not isinstance(output, str) or plan.python is None:
+        return None
+    used = plan.python.chosen
+    if direct := _DIFFERENT.search(output):
+        return (f"{direct.group(1)} needs Python {direct.group(3)} (its Requires-Python); the interpreter used is "
+                f"{direct.group(2)}: it cannot be installed here")
+    match = _NO_MATCH.search(output)
+    if match is None:
+        return None
+    name, spec, parent = match.group(1), re.sub(r"\s+", "", match.group(2) or "").rstrip(","), match.group(3)
+    what = f"{name}{spec}" + (f" (required by {parent})" if parent else "")
+    if ignored := _IGNORED.search(output):
+        wants = [w.strip() for w in re.findall(r"Requires-Python\s*([^;]+)", ignored.group(1))]
+        if wants:  # pip lists the releases oldest first: the newest one's request is the nearest interpreter
+            return (f"{what} needs Python {wants[-1]} (its newest release's Requires-Python): PyPI has no release of "
+                    f"it for Python {used}, the interpreter used; it cannot be installed here")
+    bound = re.search(r"<(=?)\s*([\d.]+)", spec)
+    series = series_below(name, bound.group(2), bound.group(1) == "=") if bound else None
+    ceiling = wheel_ceiling(name, series) if series else None
+    if ceiling and (parse_minor(used) or (0, 0)) > ceiling:
+        return (f"{what} needs Python {fmt(ceiling)} or older (its newest allowed series, {series}, publishes wheels "
+                f"up to it); the interpreter used is {used}: it cannot be installed here")
+    return None

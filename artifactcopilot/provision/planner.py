@@ -23,6 +23,7 @@ from .failures import module_to_distribution
 from .metadata import read_project
 from .model import PIP, VENV, VENV_PYTHON, EnvPlan, InstallStep, ProvisionStep, PythonChoice
 from .pyversions import fmt, parse_minor, parse_spec
+from .relax import relax_old_pins
 from .requirements import REQ_FILE, excluded_reason, select_requirement_files
 from .system import build_needs, plan_tools
 from .tables import WHEEL_ONLY, normalize, tool_entry, wheel_ceiling
@@ -74,6 +75,8 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
     choice, notes = choose_python(offered, ctx.requests, ctx.preferences, ceilings, suite_ok=suite_ok)
     for note in notes:
         ctx.note(note)
+    if choice:
+        relax_old_pins(ctx, choice.chosen, list(offered))
     steps = [_venv_step(choice, container)] if choice else []
     steps += _system_steps(ctx, choice, tools, ceilings)
     plan = EnvPlan(python=choice, steps=steps + ctx.steps, container=container, project_name=ctx.project.name,

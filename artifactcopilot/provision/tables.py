@@ -60,3 +60,12 @@ def _key(version: str) -> tuple[int, ...]:
 def renamed(name: str) -> str | None:
     """The distribution to install for a retired or wrong PyPI name (sklearn -> scikit-learn), else None."""
     return table("renames").get(normalize(name))
+
+
+def series_for_python(name: str, version: str, python: Minor) -> str | None:
+    """The oldest release series after `version`'s in data/wheels.json that publishes wheels for `python`
+    (numpy 1.16.5 on Python 3.9 -> "1.19"): the nearest release a pin can be relaxed to; None when none is known."""
+    series = table("wheels").get(normalize(name)) or {}
+    pinned = _key(version)
+    later = [s for s, top in series.items() if _key(s) > pinned[:2] and (parse_minor(top) or (0, 0)) >= python]
+    return min(later, key=_key) if later else None

@@ -47,8 +47,9 @@ def translate(ctx: Context, step: InstallStep) -> None:
 
 
 def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
-    args, fixes, own, targets, deps = [], [], False, 0, False
-    argv, i = cmd.argv, 0
+    args, own, targets, deps = [], False, 0, False
+    fixes: list[str] = []
+    argv, i = _without_commas(cmd.argv, fixes), 0
     while i < len(argv):
         word = argv[i]
         if word in DROP_FLAGS:
@@ -86,6 +87,14 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
             "project", documented=False, action="install", source=src(step), required=False)
     ctx.published.clear()
     ctx.deps_installed = ctx.deps_installed or deps
+
+
+def _without_commas(argv: list[str], fixes: list[str]) -> list[str]:
+    """`pip install numpy, scipy` lists names the way prose does; pip reads `numpy,` as an invalid requirement."""
+    if not any(w.endswith(",") and "://" not in w for w in argv):
+        return argv
+    fixes.append("drops the commas between the package names (pip rejects `name,` as an invalid requirement)")
+    return [part for w in argv for part in ([w] if "://" in w else w.split(",")) if part]
 
 
 def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:
@@ -145,6 +154,8 @@ def _target(ctx: Context, word: str, cwd: str, step: InstallStep | None, fixes: 
         return new + word[len(name):], False
     if not own:
         ctx.names.append(name)
+        if pin := re.fullmatch(r"[A-Za-z0-9][\w.\-]*(?:\[[^\]]*\])?==(\d+(?:\.\d+)+)", word):
+            ctx.pins.append((name, pin.group(1), src(step) or "documentation"))  # the interpreter choice reads it
         return word, False
     if not project.installable:
         ctx.note(f"`{word}` is the artifact's own package, but the artifact has no setup.py or pyproject build "

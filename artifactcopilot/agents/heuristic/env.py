@@ -14,7 +14,7 @@ from typing import Any
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, Flag, PhasePacket
-from ...provision import VENV, EnvPlan
+from ...provision import VENV, EnvPlan, install_blocker
 from ...provision.metadata import read_project
 from ...rules import supported_score
 from ...tools import PhaseTools
@@ -144,6 +144,9 @@ def _provision(tools: PhaseTools, plan: EnvPlan, deadline: Deadline) -> dict:
         elif step.required:
             why = "timed out" if res.record.timed_out else f"exit {res.record.exit_code}"
             done["failed"].append(f"{step.purpose} ({why}; see {res.evidence.id})")
+            if (blocker := install_blocker(f"{res.record.stdout}\n{res.record.stderr}", plan)) \
+                    and blocker not in plan.blockers:  # pip says which interpreter it needs: the stated blocker
+                plan.blockers.append(blocker)
     return done
 
 
