@@ -5,7 +5,8 @@ program the shell could not find, per-item failure lines (`[Errno 2] No such fil
 `Warnings produced`, `error:`) for most items, result files that are empty or only NaN or only zeros, or an
 output that is only a usage text make it *invalid*; failures for a minority of items make it *partial* (valid,
 with the failing share stated). A run killed by its time limit whose output shows progress is *cut* ("started,
-cut at N of M"), not a failure of the artifact.
+cut at N of M"), not a failure of the artifact. A test runner's own summary, on either stream (unittest writes
+everything to stderr), decides a test run: "Ran 12 tests … OK" is valid, reported failures are not.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..claims.testsuite import read_test_summary
 from ..models import CommandRecord
 from .base import RunResult
 
@@ -204,6 +206,14 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
     bad_files = [p for name, body in (results or {}).items() if (p := result_file_problem(name, body))]
     good_files = len(results or {}) - len(bad_files)
     work = [ln for ln in lines if not is_failure(ln)]
+    suite = read_test_summary(stdout, stderr, exit_code)
+    if suite.runner == "summary line":  # a free-form "all tests passed" is judged as any other output
+        suite = suite.model_copy(update={"verdict": "not_established"})
+    if suite.verdict == "passed":  # the runner's own summary (unittest writes it to stderr): the tests did run
+        return RunOutcome(verdict="valid", reasons=[f"test runner: {suite.reason}"])
+    if suite.verdict == "failed":
+        return RunOutcome(verdict="invalid", reasons=[f"the test runner reports failures: {suite.reason}"],
+                          failed_items=suite.failed, items=suite.passed + suite.failed)
     if not stdout.strip() and not wrote:
         return RunOutcome(verdict="invalid", reasons=["nothing on standard output and no file written"])
     if lines and USAGE.match(lines[0]) and not wrote and len(lines) < 60:
