@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from . import text as tx
 from .classify import HEAD_DATA, HEAD_PLOT, HEAD_SETUP, HEAD_TEST
 from .codeblocks import read_block
-from .cwd import CD, CD_AND, clone_dir, primary_file, resolve_dir
+from .cwd import AND_CD, CD, CD_AND, clone_dir, primary_file, resolve_dir
 from .fill import SamplePointer
 from .mdparse import Block, parse
 from .model import DocumentedOutput, Step
@@ -212,6 +212,9 @@ class Walker:
             if match:
                 line_cwd, note = resolve_dir(self.shared.index, cwd, match.group(1), self.doc.folder, tuple(clones))
                 text, notes = match.group(2), notes + ([note] if note else [])
+            then_cd = AND_CD.match(text)
+            if then_cd:  # `mkdir -p build && cd build`: the command runs here, the lines after it in the folder
+                text = then_cd.group(1)
             clones += [d for d in [clone_dir(text)] if d]
             ctx = self._context(self.source(block.line + ln.line), line_cwd, "fence",
                                 before=_last_para(before) + "\n" + " ".join(ln.comments), after=after)
@@ -223,6 +226,11 @@ class Walker:
             made.append(self._add(step, block.line + ln.line))
             if reading.outputs.get(n):
                 self.out.expected.append((made[-1], reading.outputs[n], self.source(block.line + ln.end + 1)))
+            if then_cd:
+                cwd, note = resolve_dir(self.shared.index, line_cwd, then_cd.group(2), self.doc.folder, tuple(clones))
+                folder = re.escape(then_cd.group(2).strip("'\""))
+                made_here = re.search(rf"\bmkdir\b.*\s{folder}/?(\s|$)", text)
+                notes += [note] if note and not made_here else []
             export = EXPORT.match(text)
             if export:
                 env[export.group(1)] = export.group(2).strip().strip("'\"")
