@@ -2,9 +2,10 @@
 
 A C/C++ artifact's binary is not in the repository: `make` (a Makefile target linked with `-o`), CMake
 (`add_executable` in the folder the docs run `cmake` from, `build/` by default) or a documented compiler line
-(`g++ … -o tool`) makes it. An example that runs `./tool` from another folder (the docs of `examples/` assuming
-the build folder, or the repository root with the binary built in `build/`) is run the way a reviewer does:
-from where the binary is, with its relative arguments kept pointing at the same files.
+(`g++ … -o tool`) makes it. An example that runs `./tool` from another folder is run the way a reviewer does: in
+the build folder, unchanged, when its arguments name files seen from there (an examples/ README written "for the
+directory where tool resides"); else from the documented folder with the binary called by its path (the repository
+root with the binary built in build/: a path fix).
 """
 from __future__ import annotations
 
@@ -77,10 +78,13 @@ def relocate_built(steps: list[Step], index: FileIndex, built: list[Built]) -> N
         notes = [n for n in step.notes if n != missing]
         notes.append(f"{made.path} is made by the documented build, {made.how}")
         if folder != step.cwd:
-            here, there = _args_found(step, index, step.cwd), _args_found(step, index, folder)
-            moved_to = folder if there > here else step.cwd
-            notes.append(f"{path} is not in {step.cwd}/; found at {made.path}: runs from {moved_to}/")
-            step.cwd = moved_to
+            if _args_found(step, index, folder) > _args_found(step, index, step.cwd):
+                # written for the build folder ("where the binary resides"): the documented command, run there
+                notes.append(f"{path} is built in {folder}/ and the command's arguments name files seen from there: "
+                             f"run in {folder}/")
+                step.cwd = folder
+            else:  # the documented folder, with the binary called by its path (a path fix)
+                notes.append(f"{path} is not in {step.cwd}/; found at {made.path}: runs from {step.cwd}/")
         step.notes = notes
 
 

@@ -25,6 +25,11 @@ DIR_WORDS = {"dir", "dirs", "directory", "folder", "repo", "repository", "projec
 PATH_WORDS = DIR_WORDS | {"path", "paths", "file", "files", "filename", "fname", "input", "inputs", "trace", "data"}
 
 
+DOC_FILE = re.compile(r"^(readme|license|licence|changelog|contributing|copying|notice)\b|\.(md|rst|html?|pdf)$|"
+                      r"^\.", re.IGNORECASE)
+OUTPUT_EXT = {".json", ".txt", ".out", ".log", ".csv", ".tsv", ".expected", ".res", ".yaml", ".yml", ".xml"}
+
+
 @dataclass
 class Slot:
     key: str
@@ -123,7 +128,7 @@ def _fill_one(step: Step, ph: Placeholder, slot: Slot | None, steps: list[Step],
                 return
             example = example or (value, donor.source)
     hint = " ".join([ph.token, example[0] if example else "", slot.flag or "" if slot else ""])
-    found = _from_artifact(hint, index, samples) if _path_like(hint, slot) else None
+    found = _from_artifact(hint, index, samples, _context(step, ph)) if _path_like(hint, slot) else None
     if found:
         ph.fill, ph.resolved, ph.reason = _relative(found[0], step.cwd), True, found[1]
     elif example:
@@ -168,7 +173,45 @@ def _folder_rank(folder: str) -> tuple[int, int, str]:
     return kind, folder.count("/"), folder
 
 
-def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer]) -> tuple[str, str] | None:
+def _context(step: Step, ph: Placeholder) -> list[str]:
+    """The other values the command passes (`-v nordic_ble`), lower-cased: they say which sample fits."""
+    key, parts, slots = _layout(step.inner)
+    values = [parts[i].split("=", 1)[-1] for i in slots if i != ph.index and parts[i]]
+    marked = {p.token for p in step.placeholders}
+    return [v.lower() for v in values if len(v) >= 3 and v not in marked and not re.fullmatch(r"[\d.]+", v)]
+
+
+def _is_doc(path: str) -> bool:
+    return bool(DOC_FILE.search(posixpath.basename(path)))
+
+
+def _expected_output(path: str, files: list[str]) -> bool:
+    """A result file beside an input of the same name (`x.json` beside `x.bin`): the example's expected output."""
+    stem, ext = posixpath.splitext(path)
+    return ext.lower() in OUTPUT_EXT and any(posixpath.splitext(f)[0] == stem and posixpath.splitext(f)[1].lower()
+                                             not in OUTPUT_EXT and not _is_doc(f) for f in files if f != path)
+
+
+def _rank(files: list[str], context: list[str]) -> list[str]:
+    """Sample inputs best first: named by a value the command passes, then not an expected output, then shallow."""
+    def key(path: str) -> tuple[int, bool, int, str]:
+        stem = posixpath.splitext(posixpath.basename(path))[0].lower()
+        named = 0 if stem in context else 1 if any(c in path.lower() for c in context) else 2
+        return named, _expected_output(path, files), path.count("/"), path
+    return sorted((f for f in files if not _is_doc(f)), key=key)
+
+
+def _under(folder: str, index: FileIndex) -> list[str]:
+    """Files in a sample folder, or in its sub-folders (one per case: examples/nordic_ble/…) when it has none."""
+    direct = index.files_in(folder)
+    if [f for f in direct if not _is_doc(f)]:
+        return direct
+    prefix = "" if folder == "." else folder + "/"
+    return [f for f in index.files if f.startswith(prefix) and f.count("/") - prefix.count("/") <= 2]
+
+
+def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer],
+                   context: list[str] | None = None) -> tuple[str, str] | None:
     topic, ext, wants_dir = _topic(hint)
     pointed = [(s.path, f"sample input the docs point to ({s.source})") for s in samples]
     if wants_dir:
@@ -179,8 +222,8 @@ def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer]) ->
             if path != "." and index.is_dir(path):
                 return path, why
             continue
-        files = [path] if index.is_file(path) else sorted(index.files_in(path))
-        files = [f for f in files if not ext or f.lower().endswith("." + ext)]
+        files = [path] if index.is_file(path) else sorted(_under(path, index))
+        files = _rank([f for f in files if not ext or f.lower().endswith("." + ext)], context or [])
         ranked = [f for f in files if any(t in posixpath.basename(f).lower() for t in topic)] if topic else files
         if ranked:
             return ranked[0], why

@@ -34,7 +34,8 @@ def test_an_example_written_for_the_build_folder_runs_the_binary_make_builds(run
     assert "./counter is not in the artifact" not in example.notes
     assert any("counter is made by the documented build, `make` (Makefile:" in n for n in example.notes)
     script, action, _, cwd = command_of(example)
-    assert action.kind == "path_fix"
+    assert (script, cwd, action.kind) == ("./counter -input examples/three.txt", ".", "run")
+    assert any("run in ./" in n for n in example.notes)
     if not (shutil.which("make") and shutil.which("gcc")):
         pytest.skip("no make/gcc to build the fixture")
     root = tmp_path / "artifact"
