@@ -10,6 +10,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from .inputs import code_sample, names_code
 from .model import Placeholder, Step
 from .placeholders import GENERIC, _group_words, _pieces, usage_name
 from .shell import words
@@ -131,11 +132,27 @@ def _fill_one(step: Step, ph: Placeholder, slot: Slot | None, steps: list[Step],
     found = _from_artifact(hint, index, samples, _context(step, ph)) if _path_like(hint, slot) else None
     if found:
         ph.fill, ph.resolved, ph.reason = _relative(found[0], step.cwd), True, found[1]
+    elif (made := _written_input(ph, example, slot, index)) is not None:
+        folder, ph.written = made
+        ph.fill, ph.resolved = _relative(folder, step.cwd), True
+        ph.reason = (f"names code to analyse and the artifact ships none: a small Python project written for the "
+                     f"purpose ({folder}/)")
     elif example:
         ph.fill, ph.resolved = example[0], False
         ph.reason = f"documented example in {example[1]} is itself a placeholder ({example[0]} is not in the artifact)"
     else:
         ph.reason = f"{ph.reason}; no documented example or sample input fits"
+
+
+def _written_input(ph: Placeholder, example: tuple[str, str] | None, slot: Slot | None,
+                   index: FileIndex) -> tuple[str, dict[str, str]] | None:
+    """A project written for the purpose, for a placeholder of a program's argument that names code to analyse."""
+    hint = " ".join([ph.token, example[0] if example else ""])
+    pieces = [re.sub(r"^(my|your)(?=[a-z]{3,})", "", p) for p in _pieces(hint.replace(" ", "/"))]
+    if slot is None or slot.key in SUBCOMMAND_PROGRAMS or slot.key.split()[0] in SUBCOMMAND_PROGRAMS \
+            or not names_code(pieces, ph.token):
+        return None
+    return code_sample(index)
 
 
 def _relative(path: str, cwd: str) -> str:
