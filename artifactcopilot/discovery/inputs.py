@@ -2,7 +2,8 @@
 
 `python main.py my_code_repo 8` ("where my_code_repo is a Python project folder") cannot run on a name. A reviewer
 of a Python code-analysis tool points it at a small package written for the purpose: modules that import the
-standard library and each other, a class with a subclass, calls through aliases, a deprecated-style call. The files
+standard library and each other, a class with a subclass, calls through aliases, a deprecated-style call, and a
+module of older numerical code calling numpy and scikit-learn APIs those libraries have since deprecated. The files
 are written into the review's own folder (`.copilot/inputs/`), never over the artifact's files.
 """
 from __future__ import annotations
@@ -43,6 +44,12 @@ SAMPLE_PACKAGE = {
                             'def by_initial(store: Store):\n'
                             '    names = sorted(i.name for i in store.items)\n'
                             '    return {k: len(list(g)) for k, g in groupby(names, key=lambda n: n[0])}\n'),
+    "inventory/stats.py": ('"""Older numerical code: written against numpy and scikit-learn APIs deprecated since."""\n'
+                           'import numpy as np\nfrom sklearn.preprocessing import Imputer\n\n\n'
+                           'def summary(values):\n'
+                           '    filled = Imputer(strategy="mean").fit_transform(np.array(values).reshape(-1, 1))\n'
+                           '    counts, edges = np.histogram(filled, bins=3, normed=True)\n'
+                           '    return np.asscalar(filled.mean()), counts.tolist(), edges.tolist()\n'),
     "main.py": ('from inventory.report import by_initial, mean_price\nfrom inventory.store import Store\n\n\n'
                 'def main():\n    store = Store()\n    for name, price in [("apple", 1.2), ("pear", 0.8), '
                 '("plum", 2.5)]:\n        store.add(name, price)\n    print(store.dump(), mean_price(store), '
