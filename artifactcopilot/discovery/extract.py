@@ -24,6 +24,10 @@ MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat
                         r"quick ?start|getting started|workflow|analys", re.IGNORECASE)
 EXPORT = re.compile(r"^\s*export\s+([A-Za-z_]\w*)=(.*)$")
 PRINTS = re.compile(r"\bwill (?:print|output|display|show|return)\s*:\s*([^\n]+)", re.IGNORECASE)
+PRINTS_LIST = re.compile(r"\b(?:should|will|would|must)\s+(?:find|see|get|observe|print|show|output|display)\b"
+                         r"[^:\n]{0,80}\b(?:output|console|terminal|print(?:s|ed)?|log|stdout)\b[^:\n]{0,30}:[ \t]*"
+                         r"((?:\n+[ \t]*(?:[-*+][ \t]+)?[^\n]{1,120}(?=\n|$)){1,6})", re.IGNORECASE)
+"""A lead-in that ends in a colon, then the lines the output shows (list items: one short paragraph each)."""
 SAMPLE = re.compile(r"\b(sample|example|test|demo|toy)\b.*\b(input|trace|file|data|dataset)s?\b", re.IGNORECASE)
 WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:the\s+)?(?:following\s+)?commands?)\b"
                      r"[^.]{0,60}?"
@@ -250,6 +254,9 @@ class Walker:
             self.last_cwd = (work or made)[-1].step.cwd
             for match in PRINTS.finditer(after):
                 self.out.expected.append((made[-1], match.group(1).strip(), self.source(block.line)))
+            for match in PRINTS_LIST.finditer(after):  # "should find the following in the console output:" + bullets
+                items = [re.sub(r"^\s*[-*+]\s+|`", "", ln).strip() for ln in match.group(1).splitlines()]
+                self.out.expected.append((made[-1], "\n".join(i for i in items if i), self.source(block.line)))
 
     def _context(self, source: str, cwd: str, origin: str, before: str = "", after: str = "") -> Context:
         return Context(source=source, section=self.titles()[0] if self.stack else "", heading=self.heading(),
