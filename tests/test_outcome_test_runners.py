@@ -65,3 +65,9 @@ def test_pytest_quiet_summary_without_the_rule_is_read(tmp_path):
 def test_test_lines_in_prose_are_not_a_runner_summary():
     assert judge(0, False, "", "all tests passed\n").verdict == "invalid"  # stderr chatter, nothing on stdout
     assert read_test_summary("we ran 3 passed experiments in 2 days").verdict == "not_established"
+
+
+def test_a_traceback_after_a_passing_suite_is_still_a_failure_of_the_run():
+    stderr = ("...\n" + "-" * 70 + "\nRan 3 tests in 0.001s\n\nOK\n"
+              "Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\nKeyError: 'x'\n")
+    assert judge(0, False, "", stderr).verdict == "invalid"

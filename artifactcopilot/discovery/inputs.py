@@ -14,8 +14,8 @@ import re
 from .view import FileIndex
 
 INPUTS_DIR = ".copilot/inputs"
-CODE_WORDS = {"repo", "repos", "repository", "project", "projects", "proj", "package", "pkg", "module", "code",
-              "codebase", "src", "source", "app", "library", "lib"}
+CODE_WORDS = {"repo", "repos", "repository", "project", "projects", "proj", "package", "pkg", "code", "codebase"}
+NOT_A_FOLDER = {"name", "id", "title", "url", "version", "key", "token", "number", "num", "count"}
 LANGUAGES = {".py": "python", ".js": "javascript", ".ts": "javascript", ".java": "java", ".c": "c", ".cc": "cpp",
              ".cpp": "cpp", ".go": "go", ".rs": "rust", ".r": "r", ".jl": "julia", ".rb": "ruby", ".scala": "scala"}
 
@@ -59,7 +59,8 @@ SAMPLE_PACKAGE = {
 
 def names_code(pieces: list[str], token: str) -> bool:
     """The placeholder stands for a code base to analyse ("my_code_repo", "<project_dir>", "path/to/package")."""
-    return bool(set(pieces) & CODE_WORDS) and not re.search(r"\.\w{1,5}$", token.strip("<>[]{}'\""))
+    return bool(set(pieces) & CODE_WORDS) and not set(pieces) & NOT_A_FOLDER and \
+        not re.search(r"\.\w{1,5}$", token.strip("<>[]{}'\""))
 
 
 def main_language(index: FileIndex) -> str | None:

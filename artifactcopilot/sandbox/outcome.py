@@ -40,6 +40,7 @@ NOT_FAILURE = re.compile(r"\b(?:0|no|zero) (?:failed|failures|errors?)\b|\bfaile
 """Lines that name failure but report none ("0 failed") or measure it ("test error: 0.12", "failure rate = 3%"), table
 rows ("| Project | Failed builds |"), and library warnings (noise, not a failure)."""
 # fmt: on
+SUITE_SUMMARY = re.compile(r"^Ran \d+ tests? in|^=*\s*\d+ passed\b", re.M)
 USAGE = re.compile(r"^\s*usage:\s", re.I)
 MISSING_PROGRAM = re.compile(r"(?:^|: )([\w.+-]+): (?:command )?not found\s*$|^which: no ([\w.+-]+) in ", re.M)
 TELLING = re.compile(r"Errno|Error|Exception|not found|No such file|cannot|can't|could not|denied", re.I)
@@ -209,7 +210,7 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
     suite = read_test_summary(stdout, stderr, exit_code)
     if suite.runner == "summary line":  # a free-form "all tests passed" is judged as any other output
         suite = suite.model_copy(update={"verdict": "not_established"})
-    if suite.verdict == "passed":  # the runner's own summary (unittest writes it to stderr): the tests did run
+    if suite.verdict == "passed" and not _traceback_after_summary(text):  # unittest writes it all to stderr
         return RunOutcome(verdict="valid", reasons=[f"test runner: {suite.reason}"])
     if suite.verdict == "failed":
         return RunOutcome(verdict="invalid", reasons=[f"the test runner reports failures: {suite.reason}"],
@@ -237,6 +238,12 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
                 or events and not work and not good_files or bad_files and not good_files and not _numbers(work))
     return RunOutcome(verdict="invalid" if decisive else "partial", reasons=reasons, failed_items=failing,
                       items=items, missing_program=program)
+
+
+def _traceback_after_summary(text: str) -> bool:
+    """A traceback after the test runner's last summary line: the run went on after its tests, and failed."""
+    marks = list(SUITE_SUMMARY.finditer(text))
+    return bool(marks) and "Traceback (most recent call last)" in text[marks[-1].end():]
 
 
 def _numbers(lines: list[str]) -> bool:
