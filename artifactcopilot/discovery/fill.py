@@ -2,7 +2,11 @@
 
 A placeholder at flag F (or positional slot P) of program X takes the value another documented command of X
 passes at F (or P). A path-like placeholder with no concrete example takes the sample file the docs point to
-("A sample trace is provided in input directory") or a file in examples/, sample*/, input/ of the right kind.
+("A sample trace is provided in input directory") or a file in examples/, sample*/, input/ of the right kind —
+in their per-case sub-folders too (examples/nordic_ble/…), the one named by a value the command passes (`-v
+nordic_ble`) first, never a README or the expected output beside an input (x.json beside x.bin). A placeholder that
+names code to analyse (`my_code_repo`) with nothing of that kind shipped takes a small project written for the
+purpose (inputs.py), which the run writes first.
 """
 from __future__ import annotations
 
