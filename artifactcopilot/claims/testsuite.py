@@ -1,9 +1,10 @@
 """What a test run's output says: how many tests ran, passed, failed — read from the runner's own summary.
 
-A test suite counts as passing only when its runner says so: pytest's "N passed" with no failure or error,
-unittest's "Ran N tests" followed by "OK", go's and cargo's "ok"/"test result: ok", a "N tests, 0 failures" line
-(JUnit, Maven, ctest, TAP). Exit 0 without such a summary is "not_established", never "passed": a script named
-test that prints nothing about tests has not shown that anything was tested.
+A test suite counts as passing only when its runner says so, on either stream: pytest's "N passed" with no failure
+or error (with or without the ===== rule that `-q` drops), unittest's "Ran N tests" followed by "OK", go's and
+cargo's "ok"/"test result: ok", a "N tests, 0 failures" line (JUnit, Maven, ctest, TAP). Exit 0 without such a
+summary is "not_established", never "passed": a script named test that prints nothing about tests has not shown
+that anything was tested.
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from ._base import Record
 
 _PYTEST = re.compile(r"(?m)^=+ (?P<body>.*\b(?:passed|failed|error|errors|skipped|xfailed|deselected)\b.*?) "
                      r"(?:in [\d.]+s(?: \([^)]*\))? )?=+\s*$")
+_PYTEST_QUIET = re.compile(r"(?m)^(?P<body>\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected)"
+                           r"(?:, \d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?))*) "
+                           r"in [\d.]+s(?: \([^)]*\))?\s*$")
 _PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)")
 _UNITTEST_RAN = re.compile(r"(?m)^Ran (\d+) tests? in [\d.]+s")
 _UNITTEST_OK = re.compile(r"(?m)^OK(?: \(.*\))?\s*$")
@@ -35,7 +39,7 @@ class TestSummary(Record):
 
 
 def _pytest(text: str) -> TestSummary | None:
-    lines = _PYTEST.findall(text)
+    lines = _PYTEST.findall(text) or _PYTEST_QUIET.findall(text)  # `pytest -q` drops the ===== rule
     if not lines:
         return None
     counts: dict[str, int] = {}

@@ -19,7 +19,7 @@ INSTALL = re.compile(
     r"|python[\d.]*\s+\S*setup\.py\s+(install|develop|build|build_ext)|(npm|pnpm)\s+(install|ci|i)\b|yarn(\s+install)?\s*$"
     r"|make\s+(install|setup|deps|dependencies|env|venv|build|requirements)\b|(\S*/)?(install|setup)[\w\-.]*\.sh\b"
     r"|(bash|sh)\s+(\S*/)?(install|setup)[\w\-.]*\.sh\b|docker\s+(build|image\s+build)|docker-compose\s+build"
-    r"|docker\s+compose\s+build|R\s+-e\s+.*install|Rscript\s+-e\s+.*install|cargo\s+(build|install)|mvn\s+(install|package)"
+    r"|docker\s+compose\s+build|cmake\s|R\s+-e\s+.*install|Rscript\s+-e\s+.*install|cargo\s+(build|install)|mvn\s+(install|package)"
     r"|gradle\s+build|npm\s+run\s+build|go\s+(build|install|mod\s+download)|julia\s+-e\s+.*(Pkg\.add|instantiate))", _I)
 TEST = re.compile(r"^(pytest|py\.test|python[\d.]*\s+-m\s+(pytest|unittest)|make\s+\S*(test|check)\S*|tox|nox|"
                   r"(npm|yarn|pnpm)\s+(run\s+)?test|(uv\s+)?pip\d?\s+check|cargo\s+test|go\s+test|mvn\s+test|"

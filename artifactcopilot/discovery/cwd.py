@@ -11,6 +11,7 @@ from .view import FileIndex, join, norm
 
 CD = re.compile(r"^\s*(?:cd|pushd)\s+(\"[^\"]+\"|'[^']+'|\S+)\s*$")
 CD_AND = re.compile(r"^\s*cd\s+(\"[^\"]+\"|'[^']+'|\S+)\s*&&\s*(.+)$")
+AND_CD = re.compile(r"^\s*(.+?)\s*&&\s*cd\s+(\"[^\"]+\"|'[^']+'|[^\s;&|]+)\s*$")
 CLONE = re.compile(r"^\s*git\s+clone\s+(?:-\S+\s+)*(\S+?)(?:\.git)?/?(?:\s+(\S+))?\s*$")
 
 

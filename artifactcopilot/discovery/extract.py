@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from . import text as tx
 from .classify import HEAD_DATA, HEAD_PLOT, HEAD_SETUP, HEAD_TEST
 from .codeblocks import read_block
-from .cwd import CD, CD_AND, clone_dir, primary_file, resolve_dir
+from .cwd import AND_CD, CD, CD_AND, clone_dir, primary_file, resolve_dir
 from .fill import SamplePointer
 from .mdparse import Block, parse
 from .model import DocumentedOutput, Step
@@ -24,6 +24,10 @@ MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat
                         r"quick ?start|getting started|workflow|analys", re.IGNORECASE)
 EXPORT = re.compile(r"^\s*export\s+([A-Za-z_]\w*)=(.*)$")
 PRINTS = re.compile(r"\bwill (?:print|output|display|show|return)\s*:\s*([^\n]+)", re.IGNORECASE)
+PRINTS_LIST = re.compile(r"\b(?:should|will|would|must)\s+(?:find|see|get|observe|print|show|output|display)\b"
+                         r"[^:\n]{0,80}\b(?:output|console|terminal|print(?:s|ed)?|log|stdout)\b[^:\n]{0,30}:[ \t]*"
+                         r"((?:\n+[ \t]*(?:[-*+][ \t]+)?[^\n]{1,120}(?=\n|$)){1,6})", re.IGNORECASE)
+"""A lead-in that ends in a colon, then the lines the output shows (list items: one short paragraph each)."""
 SAMPLE = re.compile(r"\b(sample|example|test|demo|toy)\b.*\b(input|trace|file|data|dataset)s?\b", re.IGNORECASE)
 WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:the\s+)?(?:following\s+)?commands?)\b"
                      r"[^.]{0,60}?"
@@ -212,6 +216,9 @@ class Walker:
             if match:
                 line_cwd, note = resolve_dir(self.shared.index, cwd, match.group(1), self.doc.folder, tuple(clones))
                 text, notes = match.group(2), notes + ([note] if note else [])
+            then_cd = AND_CD.match(text)
+            if then_cd:  # `mkdir -p build && cd build`: the command runs here, the lines after it in the folder
+                text = then_cd.group(1)
             clones += [d for d in [clone_dir(text)] if d]
             ctx = self._context(self.source(block.line + ln.line), line_cwd, "fence",
                                 before=_last_para(before) + "\n" + " ".join(ln.comments), after=after)
@@ -223,6 +230,11 @@ class Walker:
             made.append(self._add(step, block.line + ln.line))
             if reading.outputs.get(n):
                 self.out.expected.append((made[-1], reading.outputs[n], self.source(block.line + ln.end + 1)))
+            if then_cd:
+                cwd, note = resolve_dir(self.shared.index, line_cwd, then_cd.group(2), self.doc.folder, tuple(clones))
+                folder = re.escape(then_cd.group(2).strip("'\""))
+                made_here = re.search(rf"\bmkdir\b.*\s{folder}/?(\s|$)", text)
+                notes += [note] if note and not made_here else []
             export = EXPORT.match(text)
             if export:
                 env[export.group(1)] = export.group(2).strip().strip("'\"")
@@ -242,6 +254,9 @@ class Walker:
             self.last_cwd = (work or made)[-1].step.cwd
             for match in PRINTS.finditer(after):
                 self.out.expected.append((made[-1], match.group(1).strip(), self.source(block.line)))
+            for match in PRINTS_LIST.finditer(after):  # "should find the following in the console output:" + bullets
+                items = [re.sub(r"^\s*[-*+]\s+|`", "", ln).strip() for ln in match.group(1).splitlines()]
+                self.out.expected.append((made[-1], "\n".join(i for i in items if i), self.source(block.line)))
 
     def _context(self, source: str, cwd: str, origin: str, before: str = "", after: str = "") -> Context:
         return Context(source=source, section=self.titles()[0] if self.stack else "", heading=self.heading(),

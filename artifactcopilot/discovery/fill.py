@@ -2,7 +2,11 @@
 
 A placeholder at flag F (or positional slot P) of program X takes the value another documented command of X
 passes at F (or P). A path-like placeholder with no concrete example takes the sample file the docs point to
-("A sample trace is provided in input directory") or a file in examples/, sample*/, input/ of the right kind.
+("A sample trace is provided in input directory") or a file in examples/, sample*/, input/ of the right kind —
+in their per-case sub-folders too (examples/nordic_ble/…), the one named by a value the command passes (`-v
+nordic_ble`) first, never a README or the expected output beside an input (x.json beside x.bin). A placeholder that
+names code to analyse (`my_code_repo`) with nothing of that kind shipped takes a small project written for the
+purpose (inputs.py), which the run writes first.
 """
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from .inputs import code_sample, names_code
 from .model import Placeholder, Step
 from .placeholders import GENERIC, _group_words, _pieces, usage_name
 from .shell import words
@@ -23,6 +28,11 @@ SUBCOMMAND_PROGRAMS = {"docker", "docker-compose", "git", "conda", "mamba", "pip
                        "gcloud"}
 DIR_WORDS = {"dir", "dirs", "directory", "folder", "repo", "repository", "project", "proj", "root", "package", "pkg"}
 PATH_WORDS = DIR_WORDS | {"path", "paths", "file", "files", "filename", "fname", "input", "inputs", "trace", "data"}
+
+
+DOC_FILE = re.compile(r"^(readme|license|licence|changelog|contributing|copying|notice)\b|\.(md|rst|html?|pdf)$|"
+                      r"^\.", re.IGNORECASE)
+OUTPUT_EXT = {".json", ".txt", ".out", ".log", ".csv", ".tsv", ".expected", ".res", ".yaml", ".yml", ".xml"}
 
 
 @dataclass
@@ -123,14 +133,30 @@ def _fill_one(step: Step, ph: Placeholder, slot: Slot | None, steps: list[Step],
                 return
             example = example or (value, donor.source)
     hint = " ".join([ph.token, example[0] if example else "", slot.flag or "" if slot else ""])
-    found = _from_artifact(hint, index, samples) if _path_like(hint, slot) else None
+    found = _from_artifact(hint, index, samples, _context(step, ph)) if _path_like(hint, slot) else None
     if found:
         ph.fill, ph.resolved, ph.reason = _relative(found[0], step.cwd), True, found[1]
+    elif (made := _written_input(ph, example, slot, index)) is not None:
+        folder, ph.written = made
+        ph.fill, ph.resolved = _relative(folder, step.cwd), True
+        ph.reason = (f"names code to analyse and the artifact ships none: a small Python project written for the "
+                     f"purpose ({folder}/)")
     elif example:
         ph.fill, ph.resolved = example[0], False
         ph.reason = f"documented example in {example[1]} is itself a placeholder ({example[0]} is not in the artifact)"
     else:
         ph.reason = f"{ph.reason}; no documented example or sample input fits"
+
+
+def _written_input(ph: Placeholder, example: tuple[str, str] | None, slot: Slot | None,
+                   index: FileIndex) -> tuple[str, dict[str, str]] | None:
+    """A project written for the purpose, for a placeholder of a program's argument that names code to analyse."""
+    hint = " ".join([ph.token, example[0] if example else ""])
+    pieces = [re.sub(r"^(my|your)(?=[a-z]{3,})", "", p) for p in _pieces(hint.replace(" ", "/"))]
+    if slot is None or slot.key in SUBCOMMAND_PROGRAMS or slot.key.split()[0] in SUBCOMMAND_PROGRAMS \
+            or not names_code(pieces, ph.token):
+        return None
+    return code_sample(index)
 
 
 def _relative(path: str, cwd: str) -> str:
@@ -168,7 +194,45 @@ def _folder_rank(folder: str) -> tuple[int, int, str]:
     return kind, folder.count("/"), folder
 
 
-def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer]) -> tuple[str, str] | None:
+def _context(step: Step, ph: Placeholder) -> list[str]:
+    """The other values the command passes (`-v nordic_ble`), lower-cased: they say which sample fits."""
+    key, parts, slots = _layout(step.inner)
+    values = [parts[i].split("=", 1)[-1] for i in slots if i != ph.index and parts[i]]
+    marked = {p.token for p in step.placeholders}
+    return [v.lower() for v in values if len(v) >= 3 and v not in marked and not re.fullmatch(r"[\d.]+", v)]
+
+
+def _is_doc(path: str) -> bool:
+    return bool(DOC_FILE.search(posixpath.basename(path)))
+
+
+def _expected_output(path: str, files: list[str]) -> bool:
+    """A result file beside an input of the same name (`x.json` beside `x.bin`): the example's expected output."""
+    stem, ext = posixpath.splitext(path)
+    return ext.lower() in OUTPUT_EXT and any(posixpath.splitext(f)[0] == stem and posixpath.splitext(f)[1].lower()
+                                             not in OUTPUT_EXT and not _is_doc(f) for f in files if f != path)
+
+
+def _rank(files: list[str], context: list[str]) -> list[str]:
+    """Sample inputs best first: named by a value the command passes, then not an expected output, then shallow."""
+    def key(path: str) -> tuple[int, bool, int, str]:
+        stem = posixpath.splitext(posixpath.basename(path))[0].lower()
+        named = 0 if stem in context else 1 if any(c in path.lower() for c in context) else 2
+        return named, _expected_output(path, files), path.count("/"), path
+    return sorted((f for f in files if not _is_doc(f)), key=key)
+
+
+def _under(folder: str, index: FileIndex) -> list[str]:
+    """Files in a sample folder, or in its sub-folders (one per case: examples/nordic_ble/…) when it has none."""
+    direct = index.files_in(folder)
+    if [f for f in direct if not _is_doc(f)]:
+        return direct
+    prefix = "" if folder == "." else folder + "/"
+    return [f for f in index.files if f.startswith(prefix) and f.count("/") - prefix.count("/") <= 2]
+
+
+def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer],
+                   context: list[str] | None = None) -> tuple[str, str] | None:
     topic, ext, wants_dir = _topic(hint)
     pointed = [(s.path, f"sample input the docs point to ({s.source})") for s in samples]
     if wants_dir:
@@ -179,8 +243,8 @@ def _from_artifact(hint: str, index: FileIndex, samples: list[SamplePointer]) ->
             if path != "." and index.is_dir(path):
                 return path, why
             continue
-        files = [path] if index.is_file(path) else sorted(index.files_in(path))
-        files = [f for f in files if not ext or f.lower().endswith("." + ext)]
+        files = [path] if index.is_file(path) else sorted(_under(path, index))
+        files = _rank([f for f in files if not ext or f.lower().endswith("." + ext)], context or [])
         ranked = [f for f in files if any(t in posixpath.basename(f).lower() for t in topic)] if topic else files
         if ranked:
             return ranked[0], why

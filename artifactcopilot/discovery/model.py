@@ -48,6 +48,9 @@ class Placeholder(_Dict):
     """Where the fill came from, or why nothing fits."""
     resolved: bool = False
     """True when `fill` is a concrete value (an existing file for path-like placeholders)."""
+    written: dict[str, str] = field(default_factory=dict)
+    """Files a reviewer writes before the run when `fill` is an input made for the purpose (path from the artifact
+    root -> text); empty when the fill is the documentation's or the artifact's own."""
 
 
 @dataclass

@@ -132,6 +132,8 @@ def _reason(word: str, prev: str, kind: str, cwd: str, index: FileIndex, known: 
         return "the documentation says to replace it"
     if re.search(r"<[^<>=|]*[A-Za-z][^<>=|]*>", value) and not value.startswith("<<"):
         return "angle-bracket placeholder"
+    if re.fullmatch(r"<[A-Za-z][\w\-./ ]*|[A-Za-z][\w\-./]*>", value) and not value.startswith("<<"):
+        return "angle-bracket placeholder with one bracket missing"
     if re.fullmatch(r"\[[^\]]*[A-Za-z]{2,}[^\]]*\]", value) or re.fullmatch(r"\{[A-Za-z_][\w\- ]*\}", value):
         return "bracketed placeholder"
     for name in VAR.findall(value):

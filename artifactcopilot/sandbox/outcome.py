@@ -5,7 +5,8 @@ program the shell could not find, per-item failure lines (`[Errno 2] No such fil
 `Warnings produced`, `error:`) for most items, result files that are empty or only NaN or only zeros, or an
 output that is only a usage text make it *invalid*; failures for a minority of items make it *partial* (valid,
 with the failing share stated). A run killed by its time limit whose output shows progress is *cut* ("started,
-cut at N of M"), not a failure of the artifact.
+cut at N of M"), not a failure of the artifact. A test runner's own summary, on either stream (unittest writes
+everything to stderr), decides a test run: "Ran 12 tests … OK" is valid, reported failures are not.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..claims.testsuite import read_test_summary
 from ..models import CommandRecord
 from .base import RunResult
 
@@ -38,6 +40,7 @@ NOT_FAILURE = re.compile(r"\b(?:0|no|zero) (?:failed|failures|errors?)\b|\bfaile
 """Lines that name failure but report none ("0 failed") or measure it ("test error: 0.12", "failure rate = 3%"), table
 rows ("| Project | Failed builds |"), and library warnings (noise, not a failure)."""
 # fmt: on
+SUITE_SUMMARY = re.compile(r"^Ran \d+ tests? in|^=*\s*\d+ passed\b", re.M)
 USAGE = re.compile(r"^\s*usage:\s", re.I)
 MISSING_PROGRAM = re.compile(r"(?:^|: )([\w.+-]+): (?:command )?not found\s*$|^which: no ([\w.+-]+) in ", re.M)
 TELLING = re.compile(r"Errno|Error|Exception|not found|No such file|cannot|can't|could not|denied", re.I)
@@ -204,6 +207,14 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
     bad_files = [p for name, body in (results or {}).items() if (p := result_file_problem(name, body))]
     good_files = len(results or {}) - len(bad_files)
     work = [ln for ln in lines if not is_failure(ln)]
+    suite = read_test_summary(stdout, stderr, exit_code)
+    if suite.runner == "summary line":  # a free-form "all tests passed" is judged as any other output
+        suite = suite.model_copy(update={"verdict": "not_established"})
+    if suite.verdict == "passed" and not _traceback_after_summary(text):  # unittest writes it all to stderr
+        return RunOutcome(verdict="valid", reasons=[f"test runner: {suite.reason}"])
+    if suite.verdict == "failed":
+        return RunOutcome(verdict="invalid", reasons=[f"the test runner reports failures: {suite.reason}"],
+                          failed_items=suite.failed, items=suite.passed + suite.failed)
     if not stdout.strip() and not wrote:
         return RunOutcome(verdict="invalid", reasons=["nothing on standard output and no file written"])
     if lines and USAGE.match(lines[0]) and not wrote and len(lines) < 60:
@@ -227,6 +238,12 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
                 or events and not work and not good_files or bad_files and not good_files and not _numbers(work))
     return RunOutcome(verdict="invalid" if decisive else "partial", reasons=reasons, failed_items=failing,
                       items=items, missing_program=program)
+
+
+def _traceback_after_summary(text: str) -> bool:
+    """A traceback after the test runner's last summary line: the run went on after its tests, and failed."""
+    marks = list(SUITE_SUMMARY.finditer(text))
+    return bool(marks) and "Traceback (most recent call last)" in text[marks[-1].end():]
 
 
 def _numbers(lines: list[str]) -> bool:

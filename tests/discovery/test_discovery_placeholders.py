@@ -9,17 +9,27 @@ def _ph(s):
     return [(p.token, p.fill, p.resolved) for p in s.placeholders]
 
 
+README = ("## How to use it\n```console\n python main.py  project_folder  number_of_threads\n```\n"
+          "For example,\n```console\n  python main.py  my_code_repo  8\n```\n"
+          " where my_code_repo is a Python project folder. 8 is the number of threads.\n")
+
+
 def test_usage_line_filled_from_the_example_that_follows(run):
-    found = run({"README.md": ("## How to use it\n```console\n python main.py  project_folder  number_of_threads\n```\n"
-                               "For example,\n```console\n  python main.py  my_code_repo  8\n```\n"
-                               " where my_code_repo is a Python project folder. 8 is the number of threads.\n"),
-                 "main.py": ""})
+    """A tool in a language no sample project is written for: the names stay unfilled, with the reason."""
+    found = run({"README.md": README.replace("python main.py", "./analyse"), "analyse": "", "src/main.go": ""})
     usage, example = found.steps
     assert _ph(usage) == [("project_folder", "my_code_repo", False), ("number_of_threads", "8", True)]
     assert "itself a placeholder" in usage.placeholders[0].reason
     assert _ph(example) == [("my_code_repo", None, False)]
     assert "no documented example or sample input fits" in example.placeholders[0].reason
     assert not usage.runnable and not example.runnable
+
+
+def test_a_python_code_analysis_tool_gets_a_project_written_for_the_purpose(run):
+    usage, example = run({"README.md": README, "main.py": "import ast\n"}).steps
+    assert _ph(example) == [("my_code_repo", ".copilot/inputs/sample_project", True)]
+    assert _ph(usage)[0] == ("project_folder", ".copilot/inputs/sample_project", True)
+    assert usage.runnable and example.runnable
 
 
 def test_variables_filled_from_examples_and_sample_trace_relative_to_cwd(run):

@@ -19,7 +19,7 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
 from .fixes import diagnose, outcome_of, valid_output
-from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, reduce_run
+from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, reduce_run, write_inputs
 
 MAX_FIXES = 4
 MAX_RUNS = 12
@@ -168,6 +168,7 @@ def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, dead
                       share, setup_only=True)
         att.executed = executed.get("path")
         return att
+    write_inputs(tools, step)
     script, action, why, cwd = command_of(step)
     env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
     return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline,

@@ -189,6 +189,19 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
     return script, Action("run", step.cmd, documented=step.documented), purpose, cwd
 
 
+def write_inputs(tools, step: Step) -> None:
+    """Write the inputs discovery made for the step's placeholders (a small project for a code-analysis tool whose
+    docs name none) before the step runs; logged as a setup command."""
+    files = {rel: text for p in step.placeholders if p.resolved for rel, text in p.written.items()}
+    if not files:
+        return
+    script = " && ".join(f"mkdir -p {shlex.quote(posixpath.dirname(rel) or '.')} && printf '%s' {shlex.quote(text)} "
+                         f"> {shlex.quote(rel)}" for rel, text in files.items())
+    why = "; ".join(f"{p.token}: {p.reason}" for p in step.placeholders if p.written)
+    tools.run_setup(script, Action("evaluate", script[:200]), f"an input written for the purpose ({why})",
+                    network=False, timeout=60)
+
+
 def done_so_far(progress: str) -> tuple[int, int] | None:
     """(done, total) of a cut run whose progress mark counts against a total ('342 of 365'), else None."""
     match = re.fullmatch(r"(\d+) of (\d+)", progress)
