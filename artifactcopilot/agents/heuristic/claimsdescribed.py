@@ -1,0 +1,107 @@
+"""D4: the output file the documentation describes in words, checked on the file a valid run wrote.
+
+The documentation's sentences that describe an output by its shape ("a CSV file, same shape as the input with one
+additional column holding the cluster index") are held against the file a documented command wrote or rewrote: the
+file its output option names (`-o out.csv`), or the file the description names. The input the command read (its
+input option, else an artifact file among its arguments) gives the rows and columns to compare with. A match is
+documented-output evidence (weak mapping, WA at most); the words alone, or a file the run did not write, never count.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from fnmatch import fnmatch
+
+from ...claims.described import Description, check_described, read_descriptions
+from ...models import EvidenceLevel
+from ...tools import PhaseTools
+
+_OUT_FLAG = re.compile(r"^--?(?:o|out|output|outfile|out[-_]?file|output[-_]?(?:file|path)|outpath|save|dest)$", re.I)
+_IN_FLAG = re.compile(r"^--?(?:i|in|input|infile|in[-_]?file|input[-_]?(?:file|path)|inpath|data)$", re.I)
+_CODE = (".py", ".sh", ".r", ".jl", ".m", ".js", ".java", ".jar", ".pl", ".rb")
+MAX_BYTES = 30_000_000
+MAX_RUNS = 6
+
+
+def _options(words: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(output option values, input option values, positional words) of a command line."""
+    outs: list[str] = []
+    ins: list[str] = []
+    pos: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        flag, eq, value = word.partition("=")
+        target = outs if _OUT_FLAG.match(flag) else ins if _IN_FLAG.match(flag) else None
+        if target is not None and eq:
+            target.append(value)
+        elif target is not None and i + 1 < len(words):
+            target.append(words[i + 1])
+            i += 1
+        elif not word.startswith("-"):
+            pos.append(word)
+        i += 1
+    return outs, ins, pos
+
+
+def _rel(base: str, word: str) -> str:
+    return f"{base}{word}".removeprefix("./").replace("/./", "/")
+
+
+def _files(run: dict, desc: Description, files: set[str]) -> tuple[str | None, str | None]:
+    """The file the run wrote that the description is about, and the input it read (artifact-relative)."""
+    try:
+        words = shlex.split(run.get("script") or "")
+    except ValueError:
+        return None, None
+    written = list(dict.fromkeys((run.get("files_created") or []) + (run.get("files_modified") or [])))
+    base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
+    outs, ins, pos = _options(words[1:])
+    named = [_rel(base, w) for w in outs] + [_rel(base, w) for w in pos if _rel(base, w) in written]
+    if desc.file:
+        named += [w for w in written if fnmatch(w, desc.file) or fnmatch(w.rsplit("/", 1)[-1], desc.file)]
+    output = next((w for w in named if w in written), None)
+    inputs = [_rel(base, w) for w in ins] + [_rel(base, w) for w in pos
+                                             if not w.lower().endswith(_CODE) and _rel(base, w) in files]
+    return output, next((w for w in inputs if w != output and w in files), None)
+
+
+def _fits(desc: Description, output: str) -> bool:
+    ext = output.lower().rsplit(".", 1)[-1] if "." in output else ""
+    return not desc.format or ext not in ("csv", "tsv", "json") or ext == desc.format or (
+        desc.format == "csv" and ext == "tsv")
+
+
+def described_outputs(tools: PhaseTools, docs: list[str], runs: list[dict]) -> tuple[list[dict], list[str]]:
+    """Each documented output description checked on the file a valid run wrote: (results, evidence ids)."""
+    descs = [d for path in docs[:4] if not str(path).startswith("paper:")
+             for d in read_descriptions(path, tools.read_file(path, 200_000) or "")]
+    if not descs:
+        return [], []
+    files = set(tools.list_files())
+    results: list[dict] = []
+    evidence: list[str] = []
+    for run in runs[:MAX_RUNS]:
+        for desc in descs:
+            output, input_rel = _files(run, desc, files)
+            if output is None or not _fits(desc, output):
+                continue
+            text = tools.read_output(output, MAX_BYTES) or ""
+            input_text = tools.read_file(input_rel, MAX_BYTES) if input_rel else None
+            truncated = len(text) >= MAX_BYTES or bool(input_text and len(input_text) >= MAX_BYTES)
+            check = check_described(desc, output, text, input_rel or "", input_text, truncated)
+            record = {"check": "output described in the documentation", "command": run["cmd"],
+                      "description": desc.to_dict(), "run": run.get("evidence"), **check.to_dict()}
+            ev = tools.record_evidence("comparison", "described-output", record,
+                                       f"`{run['cmd'][:60]}` wrote {output}; described shape: {check.verdict}",
+                                       EvidenceLevel.E2 if check.verdict == "match" else EvidenceLevel.E1)
+            evidence.append(ev.id)
+            results.append({"command": run["cmd"], "output": output, "verdict": check.verdict,
+                            "reason": check.reason, "sentence": desc.sentence,
+                            "line": check.line(run["cmd"]) if check.verdict == "match" else
+                            f"`{run['cmd'][:60]}` wrote {output}, not as described ({check.reason})"})
+            break
+    return results, evidence
+
+
+__all__ = ["described_outputs"]

@@ -1,0 +1,83 @@
+"""Small artifacts whose README describes a command's output file in words (no output shown), written into a
+test's tmp_path.
+
+- clustering: `python3 cluster.py -i data/small.csv -o result.csv` writes a CSV "same shape as the input file with
+  one additional column containing the cluster index of each element" — and does;
+- `wrong="rows"`: the script writes one row per cluster instead (not the described shape);
+- `wrong="labels"`: the extra column holds names, not a cluster index.
+The artifact ships two inputs of the same kind in `data/`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+PAPER = """# Grouping Categorical Records by Recursive Splitting
+
+*Anonymous authors*
+
+## Abstract
+
+We group categorical records into many small clusters by recursively splitting the largest group on the attribute
+with the most distinct values, and show that the clusters stay pure on standard categorical data sets.
+
+## 1 Method
+
+Records that share values on high-cardinality attributes end up in the same small cluster.
+
+## 2 Results
+
+The clusters are small and pure on every data set we tried.
+"""
+
+README = """# recsplit
+
+Clustering of categorical records.
+
+## Running the code
+
+You need to provide just the input (data) and output file name.
+- input file must be a comma separated value (CSV) file with one element per line
+- output file is also a comma separated value (CSV) file, same shape as input file with one additional column
+  containing the cluster index of each element
+
+To run:
+
+`python3 cluster.py -i data/small.csv -o result.csv`
+"""
+
+CLUSTER = """import argparse, csv
+p = argparse.ArgumentParser()
+p.add_argument("-i", "--infile", required=True)
+p.add_argument("-o", "--outfile", required=True)
+a = p.parse_args()
+rows = [r for r in csv.reader(open(a.infile)) if r]
+keys = {}
+labels = [keys.setdefault(r[0], len(keys)) for r in rows]
+with open(a.outfile, "w", newline="") as fh:
+    w = csv.writer(fh)
+    if WRONG == "rows":
+        for key, k in keys.items():
+            w.writerow([key, k])
+    else:
+        for r, k in zip(rows, labels):
+            w.writerow(r + [f"c{k}" if WRONG == "labels" else k])
+print(f"{len(rows)} records in {len(keys)} clusters")
+"""
+
+
+def _data(n: int, seed: int) -> str:
+    colours, shapes = ("red", "blue", "green"), ("round", "square")
+    return "".join(f"{colours[(i * seed) % 3]},{shapes[i % 2]},s{i % 5}\n" for i in range(n))
+
+
+def clustering(root: Path, wrong: str = "") -> Path:
+    """The artifact folder (paper.md beside it)."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "paper.md").write_text(PAPER, encoding="utf-8")
+    art = root / "artifact"
+    (art / "data").mkdir(parents=True)
+    (art / "README.md").write_text(README, encoding="utf-8")
+    (art / "cluster.py").write_text(f"WRONG = {wrong!r}\n" + CLUSTER, encoding="utf-8")
+    (art / "data" / "small.csv").write_text(_data(12, 1), encoding="utf-8")
+    (art / "data" / "other.csv").write_text(_data(9, 2), encoding="utf-8")
+    return art
