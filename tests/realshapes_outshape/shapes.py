@@ -5,7 +5,7 @@ test's tmp_path.
   one additional column containing the cluster index of each element" — and does;
 - `wrong="rows"`: the script writes one row per cluster instead (not the described shape);
 - `wrong="labels"`: the extra column holds names, not a cluster index.
-The artifact ships two inputs of the same kind in `data/`.
+The artifact ships three inputs of the same kind in `data/`.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ You need to provide just the input (data) and output file name.
 
 To run:
 
-`python3 cluster.py -i data/small.csv -o result.csv`
+`python3 cluster.py -i data/small{suffix} -o result.csv`
 """
 
 CLUSTER = """import argparse, csv
@@ -70,14 +70,16 @@ def _data(n: int, seed: int) -> str:
     return "".join(f"{colours[(i * seed) % 3]},{shapes[i % 2]},s{i % 5}\n" for i in range(n))
 
 
-def clustering(root: Path, wrong: str = "") -> Path:
-    """The artifact folder (paper.md beside it)."""
+def clustering(root: Path, wrong: str = "", suffix: str = ".csv") -> Path:
+    """The artifact folder (paper.md beside it); `suffix`: of the shipped inputs (".data": a kind for which the
+    review writes no new input of its own)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "paper.md").write_text(PAPER, encoding="utf-8")
     art = root / "artifact"
     (art / "data").mkdir(parents=True)
-    (art / "README.md").write_text(README, encoding="utf-8")
+    (art / "README.md").write_text(README.format(suffix=suffix), encoding="utf-8")
     (art / "cluster.py").write_text(f"WRONG = {wrong!r}\n" + CLUSTER, encoding="utf-8")
-    (art / "data" / "small.csv").write_text(_data(12, 1), encoding="utf-8")
-    (art / "data" / "other.csv").write_text(_data(9, 2), encoding="utf-8")
+    (art / "data" / f"small{suffix}").write_text(_data(12, 1), encoding="utf-8")
+    (art / "data" / f"other{suffix}").write_text(_data(9, 2), encoding="utf-8")
+    (art / "data" / f"large{suffix}").write_text(_data(40, 1), encoding="utf-8")
     return art
