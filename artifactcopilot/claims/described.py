@@ -37,7 +37,9 @@ _COLUMNS = re.compile(rf"\bcolumns?\s*(?:named\s*|called\s*|:\s*)?((?:{_NAME}\s*
                       re.I | re.M)
 _KEYS = re.compile(rf"\bJSON\b[^.]*?\bkeys?\s*(?:named\s*|called\s*|:\s*)?"
                    rf"((?:{_NAME}\s*,\s*)*(?:(?:and|or)\s+)?{_NAME})(?=[.;)]|$)", re.I | re.M)
-_FILE = re.compile(r"`([\w./*\-{}]+\.(?:csv|tsv|json))`|\b([\w\-]+(?:/[\w\-*]+)*\.(?:csv|tsv|json))\b", re.I)
+_FILE = re.compile(r"`([\w./*\-{}]+\.(?:csv|tsv|json|txt|out))`|\b([\w\-]+(?:/[\w\-*]+)*\.(?:csv|tsv|json|txt|out))\b",
+                   re.I)
+_LINES = re.compile(r"\b(?:will have|has|have|contains?|with|of)\s+(\d[\d,]*)\s+(?:lines|rows|records|entries)\b", re.I)
 MAX_SENTENCES = 8
 
 
@@ -51,10 +53,17 @@ class Description(Record):
     columns: list[str] = Field(default_factory=list, description="Columns the output is said to have.")
     keys: list[str] = Field(default_factory=list, description="JSON keys the output is said to have.")
     file: str = Field("", description="A file name or pattern the description names.")
+    lines: int = Field(0, description="The number of lines or rows the output is said to have.")
 
     @property
     def properties(self) -> int:
-        return int(self.same_rows) + int(bool(self.extra_columns)) + len(self.columns) + len(self.keys)
+        return (int(self.same_rows) + int(bool(self.extra_columns)) + len(self.columns) + len(self.keys)
+                + int(bool(self.lines)))
+
+    @property
+    def grid(self) -> bool:
+        """Whether a property needs the output read as a table."""
+        return self.same_rows or bool(self.extra_columns or self.columns)
 
 
 class PropertyCheck(Record):
@@ -100,9 +109,9 @@ def read_descriptions(source: str, text: str) -> list[Description]:
             continue
         desc = Description(source=source, sentence=clip(sentence, 300))
         low = sentence.lower()
-        desc.format = ("tsv" if "tab separated" in low or "tab-separated" in low or re.search(r"\btsv\b", low) else
-                       "csv" if re.search(r"\bcsv\b|comma[- ]separated", low) else
-                       "json" if re.search(r"\bjson\b", low) else "")
+        desc.format = ("tsv" if "tab separated" in low or "tab-separated" in low or re.search(r"(?<![.\w])tsv\b", low)
+                       else "csv" if re.search(r"(?<![.\w])csv\b|comma[- ]separated", low) else
+                       "json" if re.search(r"(?<![.\w])json\b", low) else "")  # words, not file names
         desc.same_rows = bool(_SAME_ROWS.search(sentence))
         if m := _EXTRA.search(sentence):
             desc.extra_columns = _NUMBERS.get((m.group(1) or m.group(2) or "a").lower(), 1)
@@ -112,6 +121,8 @@ def read_descriptions(source: str, text: str) -> list[Description]:
             desc.columns = _names(m.group(1))
         if desc.format == "json" and (m := _KEYS.search(sentence)):
             desc.keys = _names(m.group(1))
+        if m := _LINES.search(sentence):
+            desc.lines = int(m.group(1).replace(",", ""))
         if f := _FILE.search(sentence):
             desc.file = f.group(1) or f.group(2)
         if desc.properties:
@@ -199,6 +210,15 @@ def _grid_checks(desc: Description, out_rows: list[list[str]], in_rows: list[lis
     return checks
 
 
+def _line_count(desc: Description, text: str, fmt: str, truncated: bool) -> PropertyCheck:
+    """The number of lines (rows, a header line apart in a table) against the number the documentation states."""
+    if truncated:
+        return PropertyCheck(name="lines", ok=False, checked=False, detail="the file is too large to count its lines")
+    n = sum(1 for ln in text.splitlines() if ln.strip())
+    ok = n == desc.lines or (fmt in ("csv", "tsv") and n == desc.lines + 1)
+    return PropertyCheck(name="lines", ok=ok, detail=f"{n} lines, the documentation says {desc.lines}")
+
+
 def _keys(data: object) -> set[str]:
     if isinstance(data, dict):
         return {str(k).lower() for k in data} | {k for v in data.values() for k in _keys(v)}
@@ -229,13 +249,15 @@ def check_described(desc: Description, output: str, text: str, input_name: str =
             if desc.keys:
                 res.checks.append(PropertyCheck(name="keys", ok=not missing, detail=f"keys {', '.join(desc.keys)}" + (
                     f" (missing: {', '.join(missing)})" if missing else " present")))
-        else:
+        elif desc.grid:
             rows = parse_grid(text, fmt if fmt in ("csv", "tsv") else "")
             if rows is None:
                 res.verdict, res.reason = "mismatch", f"{output} does not parse as a table"
                 return res
             in_rows = parse_grid(input_text) if input_text else None
             res.checks = _grid_checks(desc, rows, in_rows, truncated)
+        if desc.lines:
+            res.checks.append(_line_count(desc, text, fmt, truncated))
         shape = [c for c in res.checks if c.name != "format" and c.ok]
         failed = [c for c in res.checks if c.checked and not c.ok]
         res.verdict = "mismatch" if failed else "match" if shape else "not_established"

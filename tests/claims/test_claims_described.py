@@ -49,3 +49,19 @@ def test_nothing_checkable_is_not_established_and_an_empty_file_is_a_mismatch():
     assert truncated.verdict == "not_established"
     assert check_described(desc, "o.csv", "  \n").verdict == "mismatch"
     assert check_described(desc, "o.csv", "one line of prose\n", "in.csv", INPUT).verdict == "mismatch"
+
+
+def test_a_stated_number_of_lines_is_counted_and_file_names_are_not_formats():
+    text = "The output, out.txt, will have 4 lines: 3 samples from a.json and 1 from b.csv."
+    (desc,) = read_descriptions("README.md", text)
+    assert (desc.format, desc.file, desc.lines) == ("", "out.txt", 4)
+    assert check_described(desc, "out.txt", "s1 x\ns2 y\ns3 x\ns4 z\n").verdict == "match"
+    res = check_described(desc, "out.txt", "s1 x\ns2 y\n")
+    assert (res.verdict, res.reason) == ("mismatch", "2 lines, the documentation says 4")
+
+
+def test_output_and_input_options_are_told_apart():
+    from artifactcopilot.agents.heuristic.claimsdescribed import _options
+
+    words = "-input_cnf_path x.cnf -output_testcase_path y.txt -k 3 --outfile=z.csv -i a -o b extra".split()
+    assert _options(words) == (["y.txt", "z.csv", "b"], ["x.cnf", "a"], ["3", "extra"])

@@ -16,8 +16,8 @@ from ...claims.described import Description, check_described, read_descriptions
 from ...models import EvidenceLevel
 from ...tools import PhaseTools
 
-_OUT_FLAG = re.compile(r"^--?(?:o|out|output|outfile|out[-_]?file|output[-_]?(?:file|path)|outpath|save|dest)$", re.I)
-_IN_FLAG = re.compile(r"^--?(?:i|in|input|infile|in[-_]?file|input[-_]?(?:file|path)|inpath|data)$", re.I)
+_OUT_FLAG = re.compile(r"^--?(?:o|out|outfile|outpath|out[-_][\w-]+|[\w-]*output[\w-]*|save|dest)$", re.I)
+_IN_FLAG = re.compile(r"^--?(?:i|in|infile|inpath|in[-_][\w-]+|[\w-]*input[\w-]*|data)$", re.I)
 _CODE = (".py", ".sh", ".r", ".jl", ".m", ".js", ".java", ".jar", ".pl", ".rb")
 MAX_BYTES = 30_000_000
 MAX_RUNS = 6
@@ -58,8 +58,8 @@ def _files(run: dict, desc: Description, files: set[str]) -> tuple[str | None, s
     base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
     outs, ins, pos = _options(words[1:])
     named = [_rel(base, w) for w in outs] + [_rel(base, w) for w in pos if _rel(base, w) in written]
-    if desc.file:
-        named += [w for w in written if fnmatch(w, desc.file) or fnmatch(w.rsplit("/", 1)[-1], desc.file)]
+    if desc.file:  # a description that names its file is about that file only
+        named = [w for w in named + written if fnmatch(w, desc.file) or fnmatch(w.rsplit("/", 1)[-1], desc.file)]
     output = next((w for w in named if w in written), None)
     inputs = [_rel(base, w) for w in ins] + [_rel(base, w) for w in pos
                                              if not w.lower().endswith(_CODE) and _rel(base, w) in files]
