@@ -214,8 +214,9 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
              or "no concrete transfer case documented or buildable from the docs"),
         item("D5.transfer_validated", validated, transfer_ev or [ev.id], f"{what} gave valid output" if validated else
              ("not attempted: no functional base" if not base
-              else "no transfer case gave valid output: " + "; ".join(t for t in [*tried[:3], _shipped_note(shipped)]
-                                                                          if t))),
+              else "no transfer case gave valid output: " + "; ".join(tried[:3]) if not shipped
+              else "no transfer case on new input gave valid output" + "".join(
+                  f"; {t}" for t in [*tried[:3], _shipped_note(shipped)] if t))),
         item("D5.low_intervention", low and validated, transfer_ev or [ev.id],
              "" if low else "transfer needed interventions above I1"),
         item("D5.repeatable", repeatable, transfer_ev or [ev.id],
