@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from artifactcopilot.claims.described import Description, check_described, read_descriptions
+from artifactcopilot.claims.described import Description, read_descriptions
+from artifactcopilot.claims.describedcheck import check_described
 
 INPUT = "".join(f"a{i},b{i % 3},c\n" for i in range(6))
 

@@ -83,3 +83,62 @@ def clustering(root: Path, wrong: str = "", suffix: str = ".csv") -> Path:
     (art / "data" / f"other{suffix}").write_text(_data(9, 2), encoding="utf-8")
     (art / "data" / f"large{suffix}").write_text(_data(40, 1), encoding="utf-8")
     return art
+
+
+CONFIG_PAPER = """# Sampling Valid Configurations of Configurable Systems
+
+*Anonymous authors*
+
+## Abstract
+
+We present confsample, a sampler of valid configurations for configurable systems modelled as CNF formulas, and
+show that a few sampled configurations cover most pairwise interactions of the options.
+
+## 1 Method
+
+The sampler reads the system's constraints as a CNF formula and writes one valid configuration per line.
+
+## 2 Results
+
+A handful of configurations covers most option pairs on every system we tried.
+"""
+
+CONFIG_README = """# confsample
+
+Samples valid configurations of a configurable system given as a CNF formula in DIMACS format.
+
+## Running
+
+```
+python3 sample.py -input_cnf_path models/small.cnf
+```
+
+The output goes to a file named after the input. The output consists of multiple lines with each line representing
+a valid configuration. For example, for a system with 3 options **x**, **y** and **z** in order, a line `0 1 0`
+means that **x=0, y=1, z=0** is a valid configuration.
+"""
+
+SAMPLE = """import sys, os
+path = sys.argv[sys.argv.index("-input_cnf_path") + 1]
+n = next(int(l.split()[2]) for l in open(path) if l.startswith("p cnf"))
+name = os.path.splitext(os.path.basename(path))[0] + "_configs.txt"
+with open(name, "w") as fh:
+    for k in range(6):
+        fh.write(" ".join(str((k >> i) & 1) for i in range(n - DROP)) + "\\n")
+print(f"6 configurations of {n} options written to {name}")
+"""
+
+CNF = "c five options\np cnf 5 3\n1 -2 0\n2 3 0\n-4 5 0\n"
+
+
+def configurations(root: Path, drop: int = 0) -> Path:
+    """A sampler whose README shows an example output line and says each value stands for an option of the input;
+    `drop`: the script writes that many values fewer than the input has options."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "paper.md").write_text(CONFIG_PAPER, encoding="utf-8")
+    art = root / "artifact"
+    (art / "models").mkdir(parents=True)
+    (art / "README.md").write_text(CONFIG_README, encoding="utf-8")
+    (art / "sample.py").write_text(f"DROP = {drop}\n" + SAMPLE, encoding="utf-8")
+    (art / "models" / "small.cnf").write_text(CNF, encoding="utf-8")
+    return art

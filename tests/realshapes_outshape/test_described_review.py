@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .shapes import clustering
+from .shapes import clustering, configurations
 
 
 def _item(report, dim: str, name: str):
@@ -46,3 +46,23 @@ def test_an_extra_column_of_names_is_not_a_cluster_index(review, tmp_path):
     report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
     assert [f["verdict"] for f in _described(run_dir)] == ["mismatch"]
     assert _item(report, "D4", "documented_output").status == "violated"
+
+
+def test_lines_of_the_documented_form_one_value_per_option_of_the_input(review, tmp_path):
+    art = configurations(tmp_path / "case")
+    report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
+    found = _described(run_dir)
+    assert [(f["output"], f["input"], f["verdict"]) for f in found] == [
+        ("small_configs.txt", "models/small.cnf", "match")]
+    assert [c["detail"] for c in found[0]["checks"]] == [
+        "6 lines of 5 values each, all 0/1, as the documented line `0 1 0`",
+        "one value per option: 5 values, the input has 5"]
+    assert _item(report, "D4", "documented_output").status == "satisfied"
+
+
+def test_lines_with_fewer_values_than_the_input_has_options_are_not_established(review, tmp_path):
+    art = configurations(tmp_path / "case", drop=1)
+    report, run_dir = review(tmp_path / "case" / "paper.md", art, timeout=120)
+    assert [f["verdict"] for f in _described(run_dir)] == ["mismatch"]
+    documented = _item(report, "D4", "documented_output")
+    assert documented.status == "violated" and "4 values, the input has 5" in documented.note

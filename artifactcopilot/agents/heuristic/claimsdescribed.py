@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 import shlex
 from fnmatch import fnmatch
+from pathlib import PurePosixPath
 
-from ...claims.described import Description, check_described, read_descriptions
+from ...claims.described import Description, read_descriptions
+from ...claims.describedcheck import check_described
 from ...models import EvidenceLevel
 from ...tools import PhaseTools
 
@@ -63,7 +65,12 @@ def _files(run: dict, desc: Description, files: set[str]) -> tuple[str | None, s
     output = next((w for w in named if w in written), None)
     inputs = [_rel(base, w) for w in ins] + [_rel(base, w) for w in pos
                                              if not w.lower().endswith(_CODE) and _rel(base, w) in files]
-    return output, next((w for w in inputs if w != output and w in files), None)
+    source = next((w for w in inputs if w != output and w in files), None)
+    if output is None and source and not desc.file:  # no output named: the one file the run named after its input
+        stem = PurePosixPath(source).stem
+        after = [w for w in written if len(stem) >= 3 and stem in PurePosixPath(w).name and not w.endswith(_CODE)]
+        output = after[0] if len(after) == 1 else None
+    return output, source
 
 
 def _fits(desc: Description, output: str) -> bool:
