@@ -63,8 +63,8 @@ def _line_checks(desc: Description, text: str, input_text: str | None) -> list[P
     checks = [PropertyCheck(name="line_form", ok=bool(lines) and width is not None and same_kind,
                             detail=f"{len(lines)} lines of " + (f"{width} values each" if width is not None else
                                                                  "differing lengths")
-                            + (f", all {'0/1' if kind == 'binary' else kind}" if kind and same_kind else
-                               f", not all {kind}" if kind else "")
+                            + ((", all " if same_kind else ", not all ") + ("0/1" if kind == "binary" else kind)
+                               if kind else "")
                             + f", as the documented line `{clip(desc.line_example, 40)}`")]
     if desc.per_unit:
         units = _input_width(input_text)

@@ -66,3 +66,15 @@ def test_output_and_input_options_are_told_apart():
 
     words = "-input_cnf_path x.cnf -output_testcase_path y.txt -k 3 --outfile=z.csv -i a -o b extra".split()
     assert _options(words) == (["y.txt", "z.csv", "b"], ["x.cnf", "a"], ["3", "extra"])
+
+
+def test_an_example_line_after_an_output_sentence_ties_values_to_options_only_when_the_counts_agree():
+    text = ("The output consists of lines, each a configuration. For a system with 3 options, a line `0 1 0` means "
+            "x=0, y=1, z=0.\n\nFor a system with 4 options, a line `0 1` is shown.\n\n"
+            "Input: a line `1 2 3` per clause.")
+    got = read_descriptions("README.md", text)
+    assert [(d.line_example, d.per_unit) for d in got] == [("0 1 0", "options")]  # no output word, no context: not read
+    ok = check_described(got[0], "o.txt", "0 1 1\n1 1 0\n", "in.cnf", "p cnf 3 2\n1 -2 0\n2 3 0\n")
+    assert ok.verdict == "match", ok.reason
+    bad = check_described(got[0], "o.txt", "0 1 1\n1 2 0\n", "in.cnf", "p cnf 3 2\n1 -2 0\n")
+    assert bad.verdict == "mismatch" and "not all 0/1" in bad.reason
