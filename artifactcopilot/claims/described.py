@@ -57,6 +57,7 @@ class Description(Record):
     file: str = Field("", description="A file name or pattern the description names.")
     lines: int = Field(0, description="The number of lines or rows the output is said to have.")
     line_example: str = Field("", description="A line of the output the documentation shows as an example.")
+    line: int = Field(0, description="The line of the documentation file where the description starts (0: unknown).")
     per_unit: str = Field("", description="What each value of a line stands for, one per unit of the input "
                                           "(`options`: as many values as the input has options).")
 
@@ -101,6 +102,13 @@ def _example(source: str, sentence: str) -> Description | None:
     return desc
 
 
+def _line_of(text: str, sentence: str) -> int:
+    """The line of `text` where `sentence` (whitespace-normalised) starts; 0 when it cannot be found."""
+    words = sentence.split()[:6]
+    m = re.search(r"\s+".join(re.escape(w) for w in words), text) if words else None
+    return text.count("\n", 0, m.start()) + 1 if m else 0
+
+
 def tokens(line: str) -> list[str]:
     return [t for t in re.split(r"[\s,;]+", line.strip()) if t]
 
@@ -116,6 +124,7 @@ def read_descriptions(source: str, text: str) -> list[Description]:
     for sentence, context in _sentences(text or ""):
         if len(sentence) > 600 or not _OUTPUT.search(sentence):
             if context and len(sentence) <= 600 and (example := _example(source, sentence)):
+                example.line = _line_of(text, sentence)
                 out.append(example)
             continue
         desc = _example(source, sentence) or Description(source=source, sentence=clip(sentence, 300))
@@ -137,6 +146,7 @@ def read_descriptions(source: str, text: str) -> list[Description]:
         if f := _FILE.search(sentence):
             desc.file = f.group(1) or f.group(2)
         if desc.properties:
+            desc.line = _line_of(text, sentence)
             out.append(desc)
         if len(out) >= MAX_SENTENCES:
             break

@@ -78,3 +78,13 @@ def test_an_example_line_after_an_output_sentence_ties_values_to_options_only_wh
     assert ok.verdict == "match", ok.reason
     bad = check_described(got[0], "o.txt", "0 1 1\n1 2 0\n", "in.cnf", "p cnf 3 2\n1 -2 0\n")
     assert bad.verdict == "mismatch" and "not all 0/1" in bad.reason
+
+
+def test_a_stated_count_belongs_to_the_command_it_follows():
+    from artifactcopilot.agents.heuristic.claimsdescribed import _nearest
+
+    (desc,) = read_descriptions("README.md", "# t\n\nRun it.\n\nThe output.txt will have 4 lines.\n")
+    assert desc.line == 5
+    steps = [{"source": "README.md:1"}, {"source": "README.md:7"}, {"source": "docs/x.md:5"}]
+    assert _nearest(desc, steps) == "README.md:7"
+    assert _nearest(desc, [{"source": "docs/x.md:5"}]) is None

@@ -79,8 +79,20 @@ def _fits(desc: Description, output: str) -> bool:
         desc.format == "csv" and ext == "tsv")
 
 
-def described_outputs(tools: PhaseTools, docs: list[str], runs: list[dict]) -> tuple[list[dict], list[str]]:
-    """Each documented output description checked on the file a valid run wrote: (results, evidence ids)."""
+def _nearest(desc: Description, steps: list[dict]) -> str | None:
+    """The source (`README.md:31`) of the documented command nearest to the description in its file: the command
+    a stated count describes (shapes relative to the input hold for every run of the tool). None when the file
+    documents no command (or the description's line is unknown)."""
+    at = [(abs(int(line) - desc.line), src) for st in steps
+          for src in [str(st.get("source") or "")] for file, _, line in [src.rpartition(":")]
+          if file == desc.source and line.isdigit()]
+    return min(at)[1] if at and desc.line else None
+
+
+def described_outputs(tools: PhaseTools, docs: list[str], runs: list[dict],
+                      steps: list[dict] | None = None) -> tuple[list[dict], list[str]]:
+    """Each documented output description checked on the file a valid run of the command it describes wrote:
+    (results, evidence ids)."""
     descs = [d for path in docs[:4] if not str(path).startswith("paper:")
              for d in read_descriptions(path, tools.read_file(path, 200_000) or "")]
     if not descs:
@@ -90,6 +102,9 @@ def described_outputs(tools: PhaseTools, docs: list[str], runs: list[dict]) -> t
     evidence: list[str] = []
     for run in runs[:MAX_RUNS]:
         for desc in descs:
+            near = _nearest(desc, steps or []) if desc.lines else None
+            if near is not None and run.get("source") != near:
+                continue  # a count of lines is about the one command it follows, on its inputs
             output, input_rel = _files(run, desc, files)
             if output is None or not _fits(desc, output):
                 continue

@@ -147,7 +147,8 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
     if ev is not None:
         checks.documented = [{**r.to_dict(), "figure": _is_figure(r.to_dict())} for r in results]
         checks.evidence.append(ev.id)
-    checks.described, described_evs = described_outputs(tools, d1_facts.get("docs") or [], runs)
+    checks.described, described_evs = described_outputs(tools, d1_facts.get("docs") or [], runs,
+                                                        d1_facts.get("steps") or [])
     checks.evidence += described_evs
     tool_checks(tools, d1_facts, runs, checks)
     stated, found, ev = tools.find_paper_numbers(all_text)
