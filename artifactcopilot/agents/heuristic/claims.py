@@ -126,7 +126,8 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                    "documented_output": checks.documented_output, "figures": checks.figures,
                    "paper_numbers": {"stated": checks.numbers_stated,
                                      "found": [m["claim"]["text"] for m in checks.numbers_found]},
-                   "tool_paper": checks.tool, "test_runs": checks.tests, "tool_capability": checks.capability})
+                   "described_outputs": checks.described, "tool_paper": checks.tool, "test_runs": checks.tests,
+                   "tool_capability": checks.capability})
     reproduced, copied = tables["reproduced"], tables["copied"]
     level = EvidenceLevel.E3 if reproduced else EvidenceLevel.E2
     ev = tools.record_evidence("comparison", "claim-mapping", record,
@@ -154,8 +155,8 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
              + (f"; peripheral: {'; '.join(checks.peripheral[:2])}" if checks.peripheral else "")),
         item("D4.mapping", mapping, [ev_id],
              f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
-        item("D4.documented_output", bool(checks.documented_output), beyond, "; ".join(checks.documented_output[:4])
-             or "the runs did not produce what the documentation says they should (or it says nothing comparable)"),
+        item("D4.documented_output", bool(checks.documented_output), beyond,
+             "; ".join(checks.documented_output[:4]) or _no_documented_output(checks)),
         item("D4.figures", bool(checks.figures), beyond + [e for p in checks.plots for e in p["evidence"]],
              "; ".join(checks.figures[:4]) or "no documented figure regenerated"),
         item("D4.paper_numbers", numbers >= 1, beyond,
@@ -196,6 +197,13 @@ def _main_item(tables: dict, reproduced: list[str], copied: list[str], cites: li
     return item("D4.main_result", bool(reproduced), cites, f"reproduced {', '.join(reproduced)}" if reproduced else
                 (f"matching output copied from {', '.join(copied)}" if copied
                  else "no paper results table fully reproduced") + where)
+
+
+def _no_documented_output(checks: Checks) -> str:
+    """Why no documented output counts: the described outputs that were checked and how they fell short."""
+    failed = [d["line"] for d in checks.described if d["verdict"] != "match"]
+    return ("; ".join(failed[:2]) if failed else
+            "the runs did not produce what the documentation says they should (or it says nothing comparable)")
 
 
 def _capability_note(checks: Checks) -> str:

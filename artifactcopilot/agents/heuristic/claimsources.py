@@ -19,6 +19,7 @@ from ...claims.toolpaper import tool_claims
 from ...models import EvidenceLevel
 from ...sandbox.commandlog import parse_log
 from ...tools import PhaseTools
+from .claimsdescribed import described_outputs
 
 TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
 
@@ -38,6 +39,7 @@ class Checks:
     evidence: list[str] = field(default_factory=list)
     tool: dict = field(default_factory=dict)
     tests: list[dict] = field(default_factory=list)
+    described: list[dict] = field(default_factory=list)
 
     @property
     def capability(self) -> list[str]:
@@ -56,6 +58,7 @@ class Checks:
                 if n["verdict"] == "match" and not n["descriptive"]]
         out += [f"{d['documented']} produced" for d in self.documented
                 if d["verdict"] == "produced" and not d.get("figure")]
+        out += [d["line"] for d in self.described if d["verdict"] == "match"]
         return out
 
     @property
@@ -144,6 +147,9 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
     if ev is not None:
         checks.documented = [{**r.to_dict(), "figure": _is_figure(r.to_dict())} for r in results]
         checks.evidence.append(ev.id)
+    checks.described, described_evs = described_outputs(tools, d1_facts.get("docs") or [], runs,
+                                                        d1_facts.get("steps") or [])
+    checks.evidence += described_evs
     tool_checks(tools, d1_facts, runs, checks)
     stated, found, ev = tools.find_paper_numbers(all_text)
     checks.numbers_stated, checks.numbers_found = len(stated), [m.to_dict() for m in found]

@@ -19,6 +19,7 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, plan_of, steps_of
 from .fixes import valid_output
+from .reusesiblings import sibling_case
 from .run import attempt, normalized
 from .runsteps import Attempt, command_of
 
@@ -121,6 +122,39 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
     return None, tried
 
 
+def _sibling(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: Deadline) -> dict | None:
+    """The documented command on the smallest other input the artifact ships beside the documented one, run twice.
+    The authors' own inputs are not new input: this makes a transfer concrete, it never validates one."""
+    case = sibling_case(tools, runs)
+    if case is None:
+        return None
+    run = case["run"]
+    words = shlex.split(run["script"])
+    base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
+    words[case["index"]] = case["sibling"].removeprefix(base)
+    script = shlex.join(words)
+    att = attempt(tools, tools.run_transfer, _step_of(run), script, Action("run", run["cmd"], documented=True),
+                  dict(run.get("env") or {}), dict(ctx.packets["D1"].facts.get("env_vars", {})),
+                  f"the documented `{run['cmd']}` on another input it ships ({case['sibling']})",
+                  plan_of(ctx.packets.get("D2")), deadline, [])
+    repeatable, again = _repeat(tools, att, deadline) if att.valid else (False, [])
+    return {"command": script, "input": case["input"], "sibling": case["sibling"], "siblings": case["count"],
+            "valid": att.valid, "repeatable": repeatable, "outcome": att.outcome(),
+            "evidence": [r.evidence.id for r in att.runs] + again}
+
+
+def _shipped_note(shipped: dict | None) -> str:
+    """What the documented command did on another input the artifact ships (never new input by itself)."""
+    if not shipped:
+        return ""
+    if not shipped["valid"]:
+        return f"`{shipped['command'][:100]}` (another shipped input) did not give valid output: {shipped['outcome']}"
+    return (f"the documented command also ran on {shipped['sibling']}, another input the artifact ships beside "
+            f"{shipped['input']} (`{shipped['command'][:100]}`, valid output"
+            f"{', the same on a second run' if shipped['repeatable'] else ''}); the authors' own inputs are not new "
+            "input, so a transfer to input the artifact has not seen is still to be shown")
+
+
 def _step_of(run: dict):
     from ...discovery import Step
 
@@ -155,6 +189,7 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     deadline = Deadline.for_phase("D5", tools.options.budget_s)
     if base:
         found, tried = _transfer(tools, ctx, runs, deadline)
+    shipped = _sibling(tools, ctx, runs, deadline) if base and found is None else None
     validated = found is not None
     repeatable, repeat_ev = _repeat(tools, found["attempt"], deadline) if found else (False, [])
     transfer_ev = [r.evidence.id for r in found["attempt"].runs] + repeat_ev if found else []
@@ -162,7 +197,7 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                  "input_formats": formats, "unused_options": options, "functional_base": base, "tried": tried,
                  "transfer": {"kind": found["kind"], "command": found["attempt"].script, "input": found["input"],
                               "new_input": found.get("new_input")}
-                 if found else None}
+                 if found else None, "shipped_input": shipped}
     ev = tools.record_evidence("reuse", "reuse-discovery", discovery,
                                f"reuse entry: {'yes' if entry else 'none'}; transfer validated: {validated}",
                                EvidenceLevel.E1)
@@ -174,11 +209,14 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
              f"D3 scored {d3.score.value if d3.score else 'none'}"),
         item("D5.entry", entry, [ev.id, *d1.evidence[:1]], ", ".join(sections + formats + options[:3])
              or "no reuse section, input format, API example or option documented"),
-        item("D5.transfer_info", bool(found) or bool(sections and examples), [ev.id],
-             what or "no concrete transfer case documented or buildable from the docs"),
+        item("D5.transfer_info", bool(found) or bool(sections and examples) or bool(shipped and shipped["valid"]),
+             [ev.id, *(shipped["evidence"] if shipped else [])], what or _shipped_note(shipped)
+             or "no concrete transfer case documented or buildable from the docs"),
         item("D5.transfer_validated", validated, transfer_ev or [ev.id], f"{what} gave valid output" if validated else
              ("not attempted: no functional base" if not base
-              else "no transfer case gave valid output: " + "; ".join(tried[:3]))),
+              else "no transfer case gave valid output: " + "; ".join(tried[:3]) if not shipped
+              else "no transfer case on new input gave valid output" + "".join(
+                  f"; {t}" for t in [*tried[:3], _shipped_note(shipped)] if t))),
         item("D5.low_intervention", low and validated, transfer_ev or [ev.id],
              "" if low else "transfer needed interventions above I1"),
         item("D5.repeatable", repeatable, transfer_ev or [ev.id],
