@@ -65,3 +65,39 @@ def test_benchmark_smoke_mode_runs(script: Path, started):
                        f"--- stdout\n{out[-3000:]}\n--- stderr\n{err[-3000:]}")
     assert out.strip(), f"benchmarks/{script.name} --smoke printed nothing"
     assert "Traceback" not in err, err[-3000:]
+
+
+def _real_artifacts():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("real_artifacts_bench", ROOT / "benchmarks" / "real_artifacts.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_real_artifacts_scores_on_the_badge_ladder():
+    """A Results Reproduced award stands for Functional on the ladder; Reproduced is scored apart."""
+    bench = _real_artifacts()
+    assert bench.rung("reproduced") == "functional"
+    assert bench.rung("available,functional,reproduced") == "functional"
+    assert bench.rung("reusable,reproduced") == "reusable"
+    assert bench.rung("available,reusable") == "reusable"
+    assert bench.rung("none") == "none" and bench.rung("") == "none"
+    assert bench.over_award("available", "functional") and not bench.over_award("functional", "functional")
+    assert not bench.over_award("reusable", "available")
+    rows = [{"id": "a", "rung": "functional", "predicted": "functional", "reproduced": False,
+             "awarded_reproduced": True},
+            {"id": "b", "rung": "available", "predicted": "functional", "reproduced": True,
+             "awarded_reproduced": False},
+            {"id": "c", "rung": "none", "predicted": "error", "reproduced": False, "awarded_reproduced": False}]
+    f = bench.figures(rows)
+    assert (f["exact"], f["over"], f["errors"]) == (1, ["b"], ["c"])
+    assert (f["reproduced_awarded"], f["reproduced_hit"], f["reproduced_over"]) == (1, 0, ["b"])
+
+
+def test_real_artifacts_splits_every_third_row(tmp_path):
+    bench = _real_artifacts()
+    (tmp_path / "dev.tsv").write_text("id\tawarded_badges\n" + "".join(f"r{i}\tavailable\n" for i in range(1, 8)),
+                                      encoding="utf-8")
+    assert [r["id"] for r in bench.rows_of(tmp_path) if r["split"] == "v"] == ["r3", "r6"]
