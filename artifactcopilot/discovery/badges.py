@@ -3,7 +3,9 @@
 Phrasings: a "Requested Badge(s):" checklist ("- [x] **Available**", unchecked boxes excluded), "Requested Badge:
 Reproduced, Functional and Available", "We are applying for Available badge", "Submission for Functional, Reusable,
 and Available Badges", "applying towards the three badges ...", and a STATUS file whose headings are badge names.
-A badge-application document (STATUS, ARTIFACT, appendix) outranks README prose.
+A badge-application document (STATUS, ARTIFACT, appendix) outranks README prose. A document is read whole: its
+request is the union of every statement in it (a badge is declined only when the application as a whole leaves
+it out), negated statements ("we do not apply for …") excepted.
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ TRIGGER = re.compile(r"\b(request(ed|ing)?|apply(ing)?|applied|application|submi
 NEGATED = re.compile(r"\b(not|don't|do not|no)\s+(request|apply|applying|claim|seek)", re.IGNORECASE)
 CHECKED = re.compile(r"^\s*[-*+]?\s*\[(x|X|✓|✔)\]\s*(.*)$")
 UNCHECKED = re.compile(r"^\s*[-*+]?\s*\[\s\]\s*(.*)$")
+# A heading that lists the badges of the application: "## Badges: Available, Functional, and Reusable".
+BADGES_HEADING = re.compile(r"(?:requested\s+|applied\s+)?badges?\s*[:\-–]\s*\S", re.IGNORECASE)
 CANON = ["available", "functional", "reusable", "reproduced"]
 RANK = {"status": 0, "artifact": 1, "appendix": 2, "install": 3, "reproduce": 3, "requirements": 3, "readme": 4,
         "subreadme": 5, "docs": 5}
@@ -40,19 +44,45 @@ def _ordered(found: set[str]) -> list[str]:
 
 
 def find_request(text: str, path: str, role: str) -> BadgeRequest | None:
+    """Every statement of an application in one document, read whole: the badges are the union of what each
+    statement asks for (two bullets, "we apply for the Available badge" and "we apply for Functional and Reusable
+    badges", ask for all three), and the request quotes the lines it used."""
     lines = text.splitlines()
     ae_doc = role in ("status", "artifact", "appendix")
-    for n, line in enumerate(lines):
+    found: set[str] = set()
+    used: list[int] = []
+    quoted: list[str] = []
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        heading = ae_doc and line.lstrip().startswith("#") and BADGES_HEADING.match(line.lstrip("# \t"))
+        if heading:
+            badges = _sentence_badges(line)
+            if badges:
+                found |= badges
+                used.append(n)
+                quoted.append(f"{n + 1}: {line.strip()}")
+            n += 1
+            continue
         if not TRIGGER.search(line) or NEGATED.search(line):
+            n += 1
             continue
         window = _window(lines, n)
         if not ae_doc and not re.search(r"\bbadges?\b", " ".join(window), re.IGNORECASE):
+            n += 1
             continue
-        found = _badges_in(window)
-        if found:
+        badges = _badges_in(window)
+        if badges:
+            found |= badges
             hit = next((k for k in range(n, min(n + 12, len(lines)))
                         if BADGE.search(lines[k]) and TRIGGER.search(lines[k])), n)
-            return BadgeRequest(_ordered(found), f"{path}:{hit + 1}", "\n".join(window).strip()[:400])
+            used.append(hit)
+            quoted.append(f"{n + 1}: " + " / ".join(w.strip() for w in window if w.strip()))
+            n += len(window)
+            continue
+        n += 1
+    if found:
+        return BadgeRequest(_ordered(found), f"{path}:{used[0] + 1}", "\n".join(quoted)[:600])
     if role == "status":
         heads = {canonical(m.group(1)) for ln in lines if ln.lstrip().startswith("#")
                  for m in [BADGE.search(ln.lstrip("# "))] if m and len(ln.strip("# ").split()) <= 3}

@@ -35,3 +35,34 @@ def test_application_document_outranks_readme(run):
                  "STATUS.md": "We are applying for Available badge.\n"})
     assert (found.requested_badges.badges, found.requested_badges.source) == (["available"], "STATUS.md:1")
     assert requested_badges([("README.md", "readme", "We apply for the reusable badge.")]).badges == ["reusable"]
+
+
+STATUS_TWO_BULLETS = """# STATUS
+
+## Badges: Available, Functional, and Reusable
+
+- The code and data are archived with a DOI, so we apply for the Available badge.
+
+- The scripts regenerate every table of the paper and are documented for reuse, so we apply for Functional and
+  Reusable badges.
+"""
+
+
+def test_an_application_is_read_whole_the_union_of_its_statements():
+    """Two bullets, each asking for part of the application: nothing is declined (the first alone said Available)."""
+    request = find_request(STATUS_TWO_BULLETS, "STATUS.md", "status")
+    assert request.badges == ["available", "functional", "reusable"]
+    assert "3: ## Badges: Available, Functional, and Reusable" in request.text
+    assert "we apply for Functional and" in request.text
+
+
+def test_bullets_without_a_heading_are_united_too():
+    text = ("- We apply for the Available badge: the repository is public.\n\n"
+            "- We also apply for the Functional badge.\n")
+    assert find_request(text, "STATUS.md", "status").badges == ["available", "functional"]
+
+
+def test_a_statement_that_declines_stays_out_of_the_union():
+    text = ("We apply for the Available badge.\n\n"
+            "We do not apply for the Reusable badge, as the code is specific to our testbed.\n")
+    assert find_request(text, "STATUS.md", "status").badges == ["available"]
