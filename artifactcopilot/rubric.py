@@ -39,6 +39,9 @@ class LevelRule:
     all_of: list[str] = field(default_factory=list)
     at_least: tuple[int, list[str]] | None = None
     facts: list[Condition] = field(default_factory=list)
+    none_of: list[str] = field(default_factory=list)
+    """Findings that rule the level out: items that must not be satisfied (an item the phase did not establish
+    does not rule it out — a contradiction needs evidence, as any finding does)."""
 
 
 @dataclass
@@ -153,14 +156,15 @@ def _typed_value(raw: str, kind: str, where: str, text: str) -> Any:
 
 
 def _level_rule(spec: dict, facts: dict[str, str], where: str) -> LevelRule:
-    unknown = set(spec) - {"all_of", "at_least", "facts"}
+    unknown = set(spec) - {"all_of", "at_least", "facts", "none_of"}
     if unknown:
         raise RubricError(f"{where}: unknown keys {sorted(unknown)}")
     rule = LevelRule(all_of=list(spec.get("all_of", [])))
     if "at_least" in spec:
         rule.at_least = (int(spec["at_least"]["n"]), list(spec["at_least"]["of"]))
     rule.facts = [parse_condition(c, facts, where) for c in spec.get("facts", [])]
-    for item in rule.all_of + (rule.at_least[1] if rule.at_least else []):
+    rule.none_of = list(spec.get("none_of", []))
+    for item in rule.all_of + (rule.at_least[1] if rule.at_least else []) + rule.none_of:
         if facts.get(item) != "bool":
             raise RubricError(f"{where}: unknown checklist item '{item}'")
     return rule

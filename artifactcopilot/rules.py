@@ -86,6 +86,10 @@ def _level_holds(level: LevelRule, facts: Facts, rule: str, rubric: Rubric) -> t
         steps.append(TraceStep(rule=rule, condition=f"at least {n} of {', '.join(items)}", value=got,
                                result=got >= n, evidence=sorted({e for s in sub if s.result for e in s.evidence})))
     steps += [check(c, facts, rule, rubric) for c in level.facts]
+    for item in level.none_of:
+        fact = facts.get(item) or Fact(None)
+        steps.append(TraceStep(rule=rule, condition=f"{item} not found", value=fact.value,
+                               result=fact.value is not True, evidence=list(fact.evidence)))
     return all(s.result for s in steps), steps
 
 

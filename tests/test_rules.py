@@ -145,3 +145,15 @@ def test_a_badge_the_authors_did_not_apply_for_is_not_awarded():
     decision = derive_badges(full_facts(**{"D1.declines_functional": True, "D1.declines_reusable": True}),
                              default_rubric())
     assert decision.badge == "available" and not decision.badges["reproduced"]
+
+
+def test_a_contradiction_rules_out_wa_and_a_whatever_else_holds():
+    """`none_of`: D4.contradicted satisfied rules WA and A out; not established, it rules nothing out."""
+    items = {"D4.executed": Fact(True, ["ev-run"]), "D4.weak_mapping": Fact(True), "D4.documented_output": Fact(True),
+             "D4.mapping": Fact(True), "D4.evidence_level": Fact(EvidenceLevel.E2)}
+    assert score_dimension("D4", items, RUBRIC)[0] == Score.WA
+    score, trace = score_dimension("D4", {**items, "D4.contradicted": Fact(True, ["ev-map"])}, RUBRIC)
+    assert score == Score.WR
+    step = next(s for s in trace if s.condition == "D4.contradicted not found")
+    assert step.result is False and step.evidence == ["ev-map"]
+    assert score_dimension("D4", {**items, "D4.contradicted": Fact(False)}, RUBRIC)[0] == Score.WA

@@ -21,6 +21,7 @@ from ...sandbox.commandlog import parse_log
 from ...tables import Comparison, Table
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
+from .claimsmap import Mapping, map_runs
 from .claimsources import Checks, beyond_tables, run_sources
 from .common import Deadline
 from .regenerated import with_regenerated
@@ -121,7 +122,9 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     tables = _tables(tools, runs, deadline, record)
     all_text = "\n".join(text for run in runs for _, text in run_sources(tools, run))
     checks = with_regenerated(tools, runs, beyond_tables(tools, d1.facts, runs, all_text))
-    record.update({"inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
+    mapping = map_runs(tools, runs)
+    record.update({"mapping": mapping.record(), "examples_run": checks.examples,
+                   "inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
                    "main_results_table": tables["main"],
                    "documented_output": checks.documented_output, "figures": checks.figures,
                    "paper_numbers": {"stated": checks.numbers_stated,
@@ -134,27 +137,33 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                f"tables reproduced: {', '.join(reproduced) or 'none'}; "
                                f"copied: {', '.join(copied) or 'none'}; "
                                f"{len(checks.documented_output)} documented outputs, {len(checks.figures)} figures, "
-                               f"{len(checks.numbers_found)}/{checks.numbers_stated} stated numbers", level)
-    return _judged(ctx, tools, runs, tables, checks, ev.id, level)
+                               f"{len(checks.numbers_found)}/{checks.numbers_stated} stated numbers; "
+                               f"{len(mapping.mapped)} mappings to paper objects, "
+                               f"{len(mapping.contradictions)} contradictions", level)
+    return _judged(ctx, tools, runs, tables, checks, mapping, ev.id, level)
 
 
-def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Checks, ev_id: str, level) -> PhasePacket:
+def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Checks, found: Mapping, ev_id: str,
+            level) -> PhasePacket:
     reproduced, copied, methods = tables["reproduced"], tables["copied"], tables["methods"]
-    mapping = tables["ratio"] >= 0.5 or tables["matched_cells"] >= 3
+    by_value = tables["ratio"] >= 0.5 or tables["matched_cells"] >= 3
+    mapping = by_value or bool(found.mapped)
+    contradicted = bool(found.contradictions) and not reproduced
     numbers = len(checks.numbers_found)
     run_ids = [r["evidence"] for r in runs]
     cites = [ev_id, *run_ids[:5], *tables["prov_evs"]]
     beyond = [ev_id, *checks.evidence]
     weak = (tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.peripheral)
-            or bool(checks.documented_output or checks.figures or checks.capability))
+            or bool(checks.documented_output or checks.figures or checks.capability)
+            or bool(found.structure or found.named))
     checklist = [
         item("D4.executed", True, run_ids[:5],
              f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
         item("D4.weak_mapping", weak, beyond, f"{tables['matched_cells']} table cells, {numbers} stated numbers, "
              f"{len(checks.documented_output)} documented outputs"
              + (f"; peripheral: {'; '.join(checks.peripheral[:2])}" if checks.peripheral else "")),
-        item("D4.mapping", mapping, [ev_id],
-             f"best table match {tables['ratio']:.0%}" if tables["ratio"] else "no paper table in output"),
+        item("D4.mapping", mapping, [ev_id], _mapping_note(tables, found)),
+        item("D4.contradicted", contradicted, [ev_id], _contradiction_note(found, reproduced)),
         item("D4.documented_output", bool(checks.documented_output), beyond,
              "; ".join(checks.documented_output[:4]) or _no_documented_output(checks)),
         item("D4.figures", bool(checks.figures), beyond + [e for p in checks.plots for e in p["evidence"]],
@@ -182,7 +191,45 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     if tables["inconsistencies"]:
         summary += (f" {len(tables['inconsistencies'])} table cells differ from the paper "
                     "(see the paper-artifact-inconsistency flags).")
-    return _packet(ctx, tools, checklist, level, facts, ev_id, summary, inconsistency_flags(tables["inconsistencies"]))
+    if found.mapped and not reproduced:
+        summary += f" Maps to the paper: {found.mapped[0]}" + (f" (and {len(found.mapped) - 1} more)."
+                                                               if len(found.mapped) > 1 else ".")
+    if contradicted:
+        summary += " Contradicts the paper: " + "; ".join(m.describe(3) for m in found.contradictions[:2]) + "."
+    flags = inconsistency_flags(tables["inconsistencies"]) + structure_flags(found, tables)
+    return _packet(ctx, tools, checklist, level, facts, ev_id, summary, flags)
+
+
+def _mapping_note(tables: dict, found: Mapping) -> str:
+    """Which paper objects the output maps to, how: equal numbers, labels and values compared, or by name."""
+    parts = [f"best table match {tables['ratio']:.0%} of cells equal at printed precision"] if tables["ratio"] else []
+    parts += found.mapped[:3]
+    if not parts:
+        why = [f"{m.table}: values contradict the paper" for m in found.contradictions]
+        why += [f"only a descriptive table: {d}" for d in found.descriptive[:1]]
+        return "; ".join(why) or ("no output table shares labels with a paper table, and no command tied to a paper "
+                                  "table or research question gave output")
+    return "; ".join(parts)
+
+
+def _contradiction_note(found: Mapping, reproduced: list[str]) -> str:
+    if found.contradictions and reproduced:
+        return (f"{', '.join(m.table for m in found.contradictions)} far off, but {', '.join(reproduced)} reproduced: "
+                "not taken as a contradiction of the paper's results")
+    if found.contradictions:
+        return "; ".join(m.short() for m in found.contradictions[:2])
+    closes = [m for m in found.structure if m.verdict in ("close", "equal", "differs")]
+    return ("no mapped results table contradicts the paper (" + ", ".join(f"{m.table}: {m.verdict}" for m in closes)
+            + ")" if closes else "no output maps to a paper results table, so nothing could contradict it")
+
+
+def structure_flags(found: Mapping, tables: dict) -> list[Flag]:
+    """One flag per mapped table whose values differ from the paper's, naming the cells (the value comparisons of
+    `inconsistency_flags` already name theirs)."""
+    named = {i["table"] for i in tables["inconsistencies"]}
+    return [Flag(severity="medium" if m.verdict == "contradicts" else "low", code="paper-artifact-inconsistency",
+                 phase="D4", message=m.describe(8)) for m in found.structure
+            if m.table not in named and m.verdict != "equal" and found.roles.get(m.table) != "descriptive"]
 
 
 def _main_item(tables: dict, reproduced: list[str], copied: list[str], cites: list[str]):
@@ -233,8 +280,8 @@ def _no_execution(ctx: PhaseContext, tools: PhaseTools, d3: PhasePacket) -> Phas
                                if copied and displayed else "nothing to compare: the workflow produced no valid output",
                                EvidenceLevel.E1 if displayed else EvidenceLevel.E0)
     cites = [ev.id, displayed["evidence"]] if displayed else [ev.id]
-    names = ("executed", "weak_mapping", "mapping", "documented_output", "figures", "paper_numbers", "tool_capability",
-             "main_result", "traceable")
+    names = ("executed", "weak_mapping", "mapping", "contradicted", "documented_output", "figures", "paper_numbers",
+             "tool_capability", "main_result", "traceable")
     checklist = [item(f"D4.{n}", False, cites + d3.evidence[:1], "no E2 output from D3") for n in names]
     facts = {"table_reproduced": False, "copied_results": bool(copied), "copied_tables": copied,
              "reproduction_evidence": cites}

@@ -8,10 +8,12 @@ a notebook has stored — and against the numbers the paper states in its text.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
 
+from ...claims.paperobjects import named_objects, paper_objects
 from ...claims.roles import descriptive_name
 from ...claims.shipped import compare_shipped, expected_siblings
 from ...claims.testsuite import read_test_summary
@@ -24,6 +26,12 @@ from .claimsdescribed import described_outputs
 TEXT_OUTPUT = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat", ".yaml", ".yml", ".html")
 
 FIGURE_FILES = (".pdf", ".png", ".svg", ".jpg", ".jpeg", ".eps")
+# Written files that are not text, whatever is in them: a run's output is read by what it holds, not its name,
+# and these never hold a table a reader could see.
+BINARY_OUTPUT = FIGURE_FILES + (".pkl", ".pickle", ".npy", ".npz", ".pt", ".pth", ".ckpt", ".h5", ".hdf5", ".bin",
+                                ".zip", ".gz", ".tgz", ".bz2", ".xz", ".tar", ".7z", ".so", ".o", ".pyc", ".class",
+                                ".jar", ".whl", ".db", ".sqlite", ".parquet", ".feather", ".xlsx", ".ipynb", ".gif",
+                                ".tif", ".tiff", ".bmp", ".mp4", ".wav", ".onnx", ".joblib", ".model", ".arrow")
 
 
 @dataclass
@@ -39,6 +47,8 @@ class Checks:
     evidence: list[str] = field(default_factory=list)
     tool: dict = field(default_factory=dict)
     tests: list[dict] = field(default_factory=list)
+    examples: list[dict] = field(default_factory=list)
+    """Documented commands that ran validly on inputs the artifact ships (`tool -f examples/sample.json`)."""
     described: list[dict] = field(default_factory=list)
 
     @property
@@ -47,8 +57,9 @@ class Checks:
         output, and its own test suites that passed (weak mapping for D4, never a reproduced result)."""
         if not self.tool.get("tool"):
             return []
-        return self.documented_output + [f"`{t['command']}`: {t['reason']}" for t in self.tests
-                                         if t["verdict"] == "passed"]
+        return (self.documented_output
+                + [f"`{e['command']}` ran validly on the shipped {', '.join(e['inputs'][:3])}" for e in self.examples]
+                + [f"`{t['command']}`: {t['reason']}" for t in self.tests if t["verdict"] == "passed"])
 
     @property
     def documented_output(self) -> list[str]:
@@ -91,13 +102,21 @@ def run_sources(tools: PhaseTools, run: dict) -> list[tuple[str, str]]:
     log = parse_log(tools.store.read(run["evidence"])) if run.get("evidence") else None
     sources = [(f"stdout of `{run['cmd']}`", log.stdout if log else "")]
     for rel in (run.get("files_created") or []) + (run.get("files_modified") or []):
-        if rel.lower().endswith(TEXT_OUTPUT):
+        if rel.lower().endswith(TEXT_OUTPUT) or (not rel.lower().endswith(BINARY_OUTPUT)
+                                                 and not rel.startswith(".copilot/")):
             text = tools.read_output(rel, 1_000_000)
-            if text:
+            if text and (rel.lower().endswith(TEXT_OUTPUT) or _reads_as_text(text)):
                 sources.append((rel, text))
     if run.get("executed"):
         sources.append((run["executed"], notebook_text(tools.read_output(run["executed"], 20_000_000) or "")))
     return sources
+
+
+def _reads_as_text(text: str) -> bool:
+    """A file without a text extension that is text all the same (`table2_result`, `out.res`): no NUL, few
+    undecodable bytes."""
+    head = text[:20_000]
+    return "\x00" not in head and head.count("\ufffd") <= len(head) // 100
 
 
 def notebook_text(nb_json: str) -> str:
@@ -140,7 +159,9 @@ def beyond_tables(tools: PhaseTools, d1_facts: dict, runs: list[dict], all_text:
                                      "figures_displayed": result.figures_displayed + len(drawn),
                                      "figure_files": drawn[:6], "figure_refs": refs})
             checks.evidence.append(ev.id)
-    checks.plots = [p for run in runs if not run.get("notebook") and (p := plotted(run))]
+    paper = tools.ctx.paper
+    figures = {o for o in paper_objects([], paper.figures, paper.text) if o.startswith("Figure")}
+    checks.plots = [p for run in runs if not run.get("notebook") and (p := plotted(run, figures))]
     documented = [(d["path"], d.get("mentions", [])) for d in d1_facts.get("documented_outputs", [])]
     written = sorted({f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])})
     results, ev = tools.check_documented_outputs(documented, written)
@@ -207,12 +228,48 @@ def tool_checks(tools: PhaseTools, d1_facts: dict, runs: list[dict], checks: Che
                      if not str(path).startswith("paper:"))
     paper = tools.ctx.paper
     checks.tool = tool_claims(paper.abstract, paper.text, docs).to_dict()
+    files = set(tools.list_files())
     for run in runs:
+        if run.get("kind") in ("workflow", "plot") and run.get("documented", True) and not run.get("notebook"):
+            inputs = shipped_inputs(run, files)
+            if inputs:
+                checks.examples.append({"command": run["cmd"], "inputs": inputs, "evidence": run.get("evidence")})
         if run.get("kind") != "test" or not run.get("evidence"):
             continue
         log = parse_log(tools.store.read(run["evidence"]))
         summary = read_test_summary(log.stdout, log.stderr, log.exit_code)
         checks.tests.append({"command": run["cmd"], "evidence": run["evidence"], **summary.to_dict()})
+
+
+def shipped_inputs(run: dict, files: set[str]) -> list[str]:
+    """The artifact's own files and folders a command is given as input (not its program, not what it wrote)."""
+    try:
+        words = shlex.split(run.get("script") or run.get("cmd") or "")
+    except ValueError:
+        return []
+    program = named_program(words)
+    written = set((run.get("files_created") or []) + (run.get("files_modified") or []))
+    base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
+    found = []
+    for word in words[1:]:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if not value or value.startswith("-") or value == program or "/" not in value and "." not in value:
+            continue
+        rel = posixpath.normpath(base + value).removeprefix("./")
+        folder = rel.rstrip("/") + "/"
+        if rel in written:
+            continue
+        if rel in files or any(f.startswith(folder) for f in files):
+            found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def named_program(words: list[str]) -> str:
+    """The program file a command line runs (`python3 tool.py …` -> `tool.py`), else ''."""
+    for word in words[:3]:
+        if re.search(r"\.(py|sh|R|r|jl|pl|rb|js)$", word):
+            return word
+    return ""
 
 
 def _is_figure(result: dict) -> bool:
@@ -223,12 +280,16 @@ FIGURE_REF = re.compile(r"^fig(?:ure)?\.?\s*(\d+)", re.IGNORECASE)
 SCRIPT_FIGURE = re.compile(r"(?:^|[^a-z])fig(?:ure)?[_\-\s]?(\d+)", re.IGNORECASE)
 
 
-def plotted(run: dict) -> dict | None:
+def plotted(run: dict, paper_figures: set[str] | None = None) -> dict | None:
     """A documented command (not a notebook) that the documentation ties to paper figures and that, in a valid
     run, showed figures or wrote figure files: what it drew and for which figures. A script named after one of
-    those figures (`figure_5.py` under "Figures 4, 5, 6, 7") is tied to that figure alone."""
+    those figures (`figure_5.py` under "Figures 4, 5, 6, 7") is tied to that figure alone. A program named after
+    a figure the paper has (`reproduction/fig_7a.py`, Figure 7 in `paper_figures`) is tied to it with no
+    documentation around it."""
     drawn = list(run.get("figures_shown") or []) + figure_files(run)
     refs = [m for m in run.get("mentions") or [] if FIGURE_REF.match(m)]
+    if not refs and paper_figures:
+        refs = [o for o in named_objects(run.get("script") or run.get("cmd") or "") if o in paper_figures]
     if not drawn or not refs:
         return None
     named = SCRIPT_FIGURE.search((run.get("script") or run.get("cmd") or "").rsplit("/", 1)[-1])

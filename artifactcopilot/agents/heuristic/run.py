@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ...claims.paperobjects import paper_objects
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
@@ -19,7 +20,7 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
 from .fixes import diagnose, outcome_of, valid_output
-from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, reduce_run, write_inputs
+from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, paper_ties, reduce_run, write_inputs
 
 MAX_FIXES = 4
 MAX_RUNS = 12
@@ -181,17 +182,39 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     plan, deadline = plan_of(d2), Deadline.for_phase("D3", tools.options.budget_s)
     state: dict = {"replay": []}
     prepared = _prepare(tools, steps, deadline, env_vars)
-    ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities)
+    objects = paper_objects_of(tools)
+    ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities, objects)
     attempts: list[Attempt] = []
     for n, step in enumerate(ordered):
         if len([a for a in attempts if a.runs]) >= MAX_RUNS:
-            skipped.append(not_runnable(step, f"more than {MAX_RUNS} commands documented; not all were run"))
+            tied = "" if paper_ties(step, objects) else " (not tied to a paper table, figure or research question)"
+            skipped.append(not_runnable(step, f"more than {MAX_RUNS} commands documented; not all were run{tied}"))
             continue
         if not step.documented and any(a.valid and a.step.documented for a in attempts):
             continue  # a Makefile target or driver script only when the documented workflow gave nothing
         attempts.append(_run_step(tools, step, plan, env_vars, deadline, state,
                                   _share(step, deadline, len(ordered) - n)))
+    attempts += _after_their_inputs(tools, attempts, objects, plan, env_vars, deadline, state)
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
+
+
+def paper_objects_of(tools: PhaseTools) -> set[str]:
+    paper = tools.ctx.paper
+    return paper_objects([t.label or "" for t in paper.tables], paper.figures, paper.text)
+
+
+def _after_their_inputs(tools: PhaseTools, attempts: list[Attempt], objects: set[str], plan: EnvPlan, env_vars: dict,
+                        deadline: Deadline, state: dict) -> list[Attempt]:
+    """Paper-tied commands run first may need what a later documented command makes: each that failed is run once
+    more after the others, when one of those ran validly after it."""
+    again = []
+    for n, att in enumerate(attempts):
+        later = any(a.valid for a in attempts[n + 1:])
+        if att.runs and not att.valid and later and paper_ties(att.step, objects) and deadline.left() > 30:
+            retry = _run_step(tools, att.step, plan, env_vars, deadline, state, None)
+            if retry.runs:
+                again.append(retry)
+    return again
 
 
 def _share(step: Step, deadline: Deadline, remaining: int) -> float | None:
@@ -244,6 +267,7 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     last = chosen.runs[-1]
     stable, stable_ev = _stability(tools, chosen, deadline)
     step = chosen.step
+    ties = [t for t in paper_ties(step, paper_objects_of(tools)) if t != "reproduction"]
     facts["run"] = chosen.fact()
     checklist = [
         item("RW1", True, [sel_ev.id],
@@ -252,8 +276,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
         item("RW3", True, [last.evidence.id],
              f"{outcome_of(last).line(0)}, {len(last.record.stdout)} chars of output, "
              f"{len(last.record.files_created)} files created"),
-        item("RW4", bool(step.mentions) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
-             f"tied to {', '.join(step.mentions)}" if step.mentions else f"section '{step.section}'"),
+        item("RW4", bool(ties) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
+             f"tied to {', '.join(ties)}" if ties else f"section '{step.section}'"),
         rw5,
         item("D3.stable", stable, stable_ev or [last.evidence.id],
              "second run gave the same output" if stable else "not repeated or output differed"),

@@ -6,6 +6,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ...claims.paperobjects import named_objects, tied_objects
 from ...discovery import Step
 from ...discovery.reduce import find_reduction
 from ...interventions import Action
@@ -14,6 +15,7 @@ from .fixes import outcome_of, valid_output
 
 RUNNABLE_KINDS = ("workflow", "plot", "test")
 PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
+RESULTS_WORDS = re.compile(r"reproduc|replicat|main[ _-]?results?|paper[ _-]?results?", re.I)
 ENGINE = re.compile(r"^(sudo\s+)?(docker|docker-compose|podman|singularity|apptainer)\b")
 ENVIRONMENT_RUNNERS = ("uv", "poetry", "pipenv", "conda")
 
@@ -49,7 +51,7 @@ class Attempt:
 
     def weight(self) -> int:
         s = self.step
-        return (3 * bool(s.mentions) + 2 * bool(PAPER_SECTION.search(s.section))
+        return (3 * bool(s.mentions or named_objects(s.inner)) + 2 * bool(PAPER_SECTION.search(s.section))
                 + 2 * bool(re.search(r"reproduc", s.cmd, re.I))
                 + 2 * s.documented + (s.kind == "workflow") - 2 * (s.kind == "test") + (s.origin == "fence"))
 
@@ -75,7 +77,7 @@ class Attempt:
         return {"script": self.script, "cmd": self.step.cmd, "cwd": self.folder, "env": self.env,
                 "kind": self.step.kind, "section": self.step.section, "mentions": self.step.mentions,
                 "quick": self.step.quick or bool(self.reduced), "reduced": self.reduced,
-                "step_order": self.step.order, "source": self.step.source,
+                "step_order": self.step.order, "source": self.step.source, "documented": self.step.documented,
                 "notebook": self.step.notebook, "executed": self.executed,
                 "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
@@ -87,8 +89,19 @@ def not_runnable(step: Step, why: str) -> dict:
     return {"cmd": step.cmd, "source": step.source, "why": why}
 
 
-def candidates(steps: list[Step], has_engine: bool) -> tuple[list[Step], list[dict]]:
-    """The documented commands to run, in documentation order (long and optional ones last), and those left out."""
+def paper_ties(step: Step, objects: set[str]) -> list[str]:
+    """What ties a command to the paper's results: the paper objects the documentation names beside it or its
+    program's name states (`table2.py`, `reproduction/fig_7a.py`, `rq1.sh`, where the paper has them), and words
+    of reproduction ("reproduce", "main results") in the command or its section."""
+    ties = tied_objects(step.inner or step.cmd, step.mentions, objects)
+    if RESULTS_WORDS.search(step.cmd) or RESULTS_WORDS.search(step.section):
+        ties.append("reproduction")
+    return ties
+
+
+def candidates(steps: list[Step], has_engine: bool, objects: set[str] | None = None) -> tuple[list[Step], list[dict]]:
+    """The documented commands to run and those left out. A committee member runs first what the paper's tables and
+    figures come from (`paper_ties`), then the rest in documentation order; long and optional ones last."""
     chosen, skipped = [], []
     quick_targets = {_target(s) for s in steps if s.quick}
     main = [s for s in steps if s.kind in RUNNABLE_KINDS and not s.reuse]
@@ -100,7 +113,8 @@ def candidates(steps: list[Step], has_engine: bool) -> tuple[list[Step], list[di
             skipped.append(not_runnable(step, why))
         else:
             chosen.append(step)
-    chosen.sort(key=lambda s: (s.long, s.optional, not s.documented, s.order))
+    tied = {id(s) for s in chosen if paper_ties(s, objects or set())}
+    chosen.sort(key=lambda s: (s.long, s.optional, not s.documented, id(s) not in tied, s.order))
     return chosen, skipped
 
 

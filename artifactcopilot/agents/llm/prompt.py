@@ -34,7 +34,7 @@ def rubric_slice(skill: Skill, context: PhaseContext) -> str:
         need = list(rule.all_of) + (
             [f"at least {rule.at_least[0]} of {', '.join(rule.at_least[1])}"] if rule.at_least else []
         )
-        need += [c.text for c in rule.facts]
+        need += [c.text for c in rule.facts] + [f"not {i}" for i in rule.none_of]
         lines.append(f"- {lv} needs: {'; '.join(need)}")
     return "\n".join(lines)
 
