@@ -154,7 +154,8 @@ def _line(name: str, f: dict) -> str:
 
 def run(args) -> list[dict]:
     only = {x for x in args.only.split(",") if x}
-    rows = [r for r in rows_of(Path(args.dev)) if (Path(args.root) / r["id"]).is_dir() and (not only or r["id"] in only)]
+    rows = [r for r in rows_of(Path(args.dev))
+            if (Path(args.root) / r["id"]).is_dir() and (not only or r["id"] in only)]
     if not rows:
         sys.exit(f"no materialized artifact under {args.root} (see {args.dev}/README.md)")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -71,3 +71,16 @@ def test_a_traceback_after_a_passing_suite_is_still_a_failure_of_the_run():
     stderr = ("...\n" + "-" * 70 + "\nRan 3 tests in 0.001s\n\nOK\n"
               "Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\nKeyError: 'x'\n")
     assert judge(0, False, "", stderr).verdict == "invalid"
+
+
+def test_a_hand_written_runners_own_count_is_its_summary():
+    assert read_test_summary("Running 12 tests\n12/12 tests passed\n").verdict == "passed"
+    assert read_test_summary("11/12 tests passed\n").verdict == "failed"
+    assert read_test_summary("Passed: 9, Failed: 0\n").verdict == "passed"
+    assert read_test_summary("passed=9 failed=2\n").verdict == "failed"
+
+
+def test_a_run_all_tests_script_is_a_test_command():
+    from artifactcopilot.discovery.classify import TEST
+    assert TEST.match("python run_all_tests.py") and TEST.match("python3 tests/run_all_tests.py")
+    assert TEST.match("python test_parser.py") and not TEST.match("python latest.py")

@@ -26,6 +26,9 @@ _CARGO = re.compile(r"test result: (ok|FAILED)\. (\d+) passed; (\d+) failed")
 _GENERIC = re.compile(r"(?i)\b(?:tests? run|tests?):?\s*(\d+),\s*failures?:?\s*(\d+)(?:,\s*errors?:?\s*(\d+))?")
 _TAP = re.compile(r"(?m)^# (pass|fail)\s+(\d+)\s*$")
 _ALL_PASSED = re.compile(r"(?i)\ball (\d+ )?tests? (?:passed|succeeded|ok)\b")
+# A hand-written runner's own count: "12/12 tests passed", "Passed: 12, Failed: 0".
+_OF_PASSED = re.compile(r"(?i)\b(\d+)\s*/\s*(\d+)\s+tests?\s+(?:passed|succeeded|ok)\b")
+_PASSED_FAILED = re.compile(r"(?i)\bpass(?:ed|es)?\s*[:=]\s*(\d+)\s*[,;|]?\s*fail(?:ed|ures?|s)?\s*[:=]\s*(\d+)")
 
 
 class TestSummary(Record):
@@ -80,6 +83,14 @@ def _others(text: str) -> TestSummary | None:
     if tap:
         return TestSummary(verdict="passed" if tap.get("pass") and not tap.get("fail") else "failed", runner="tap",
                            passed=tap.get("pass", 0), failed=tap.get("fail", 0), reason=f"TAP: {tap}")
+    if found := _OF_PASSED.findall(text):
+        passed, total = int(found[-1][0]), int(found[-1][1])
+        return TestSummary(verdict="passed" if total and passed == total else "failed", runner="summary line",
+                           passed=passed, failed=max(0, total - passed), reason=f"{passed}/{total} tests passed")
+    if found := _PASSED_FAILED.findall(text):
+        passed, failed = int(found[-1][0]), int(found[-1][1])
+        return TestSummary(verdict="passed" if passed and not failed else "failed", runner="summary line",
+                           passed=passed, failed=failed, reason=f"passed {passed}, failed {failed}")
     if m := _ALL_PASSED.search(text):
         return TestSummary(verdict="passed", runner="summary line", passed=int((m.group(1) or "0").strip() or 0),
                            reason=m.group(0))

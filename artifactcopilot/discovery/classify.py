@@ -23,7 +23,7 @@ INSTALL = re.compile(
     r"|gradle\s+build|npm\s+run\s+build|go\s+(build|install|mod\s+download)|julia\s+-e\s+.*(Pkg\.add|instantiate))", _I)
 TEST = re.compile(r"^(pytest|py\.test|python[\d.]*\s+-m\s+(pytest|unittest)|make\s+\S*(test|check)\S*|tox|nox|"
                   r"(npm|yarn|pnpm)\s+(run\s+)?test|(uv\s+)?pip\d?\s+check|cargo\s+test|go\s+test|mvn\s+test|"
-                  r"gradle\s+test|ctest|python[\d.]*\s+\S*(^|/)(run_)?tests?(_\w+)?\.py)\b", _I)
+                  r"gradle\s+test|ctest|python[\d.]*\s+(\S*/)?(\w+_)?tests?(_\w+)?\.py)\b", _I)
 DOWNLOAD = re.compile(r"^(wget|curl|git\s+(clone|lfs\s+pull|submodule\s+update)|gdown|kaggle|"
                       r"huggingface-cli\s+download|hf\s+download|aws\s+s3\s+(cp|sync)|gsutil\s+cp|zenodo_get|"
                       r"docker\s+pull|singularity\s+pull|apptainer\s+pull|svn\s+(checkout|co)|scp|rsync|"
