@@ -145,7 +145,7 @@ def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenan
         verdict.signals.append(Signal(source="provenance" if ran_paper_tool and not static.reads_paper else "static",
                                       finding="copy", detail=hard[-1]))
     if static.flow.literal and static.flow.method == "copy":
-        hard.append(next((r for r in static.flow.reasons if "written in the script" in r),
+        hard.append(next((r for r in static.flow.reasons if "written in the script" in r or "its own output" in r),
                          "a table written in the script"))
     return hard
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ..tables import Table, best_match, parse_number, parse_tables
 from .reader import read_script
 from .reader.flow import FlowVerdict, classify
+from .reader.inputs import InputKinds
 from .reader.literals import decodings
 
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".md", ".json", ".jsonl", ".log", ".tex", ".out", ".dat", ".yaml", ".yml",
@@ -138,7 +139,7 @@ def analyze_script(script: str, root: Path | None, target: Table | None, files: 
                    name: str | None = None) -> StaticFindings:
     """Static signals of `script` against the artifact at `root` (files: its relative paths; None: no artifact)."""
     reading = read_script(script, name, root if files is not None else None, files)
-    flow = classify(reading, files)
+    flow = classify(reading, files, InputKinds.from_artifact(root if files is not None else None, files))
     found = StaticFindings(language=reading.language, flow=flow, notes=reading.notes[:10])
     found.programs = reading.programs
     texts = [script] + _program_texts(root, reading.programs)

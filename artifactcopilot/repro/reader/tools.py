@@ -183,3 +183,28 @@ def base(program: str) -> str:
     if m:
         return "python3" if m.group(1) == "python" else m.group(1)
     return name
+
+
+_AWK_GROUPS = re.compile(r"\w+\[[^\]]*\$\w+[^\]]*\]\s*(\+\+|\+=)|[/(]\s*\bNR\b|\bNR\s*[-)]|\bcount\b|\bn\s*\+\+|"
+                         r"\bavg\b|\bmean\b|\blength\(")
+_JQ_GROUPS = re.compile(r"\bgroup_by\b|\blength\b|\bunique\b|\bcount\b|\bavg\b|\bmap_values\b|\breduce\b")
+_SQL_GROUPS = re.compile(r"\b(avg|count|stddev|median|group\s+by)\b", re.IGNORECASE)
+
+
+def derive_ops(tool: str, argv: list[str]) -> list[str]:
+    """What a deriving tool call does to the values it reads: `count` when it counts, groups or averages records
+    (so its input holds records, one per item), `total` when it sums a column, `arithmetic` for values computed
+    row by row (ratios, percentages, rescaling)."""
+    program = " ".join(a for a in argv[1:] if not a.startswith("-"))
+    if tool in ("awk", "gawk", "mawk", "nawk"):
+        if _AWK_GROUPS.search(program):
+            return ["count"]
+        return ["total"] if re.search(r"\w+\s*\+=\s*\$\w+", program) else ["arithmetic"]
+    if tool in ("jq", "yq"):
+        return ["count"] if _JQ_GROUPS.search(program) else ["total"] if re.search(r"\badd\b", program) else \
+            ["arithmetic"]
+    if tool in ("sqlite3", "duckdb", "q", "textql") or tool in SQL_CLIENTS:
+        return ["count"] if _SQL_GROUPS.search(program) else ["total"]
+    if tool in ("bc", "dc"):
+        return ["arithmetic"]
+    return ["count"]  # wc, uniq -c, grep -c, datamash, csvstat, mlr stats

@@ -10,13 +10,18 @@ from .commands import Call, _step, compute, emit, silent
 from .context import Context
 from .literals import text_source
 from .model import Source
+from .packed import decodes, escaped, unescape, unpacked_text
 from .paths import is_pathlike, normalize, path_kind, words
 
 
 def _echo(ctx: Context, call: Call) -> list[int]:
     args = [a for a in call.argv[1:] if not re.fullmatch(r"-[neE]+", a)]
-    text = " ".join(args).replace("\\n", "\n").replace("\\t", "\t")
-    src = text_source(text, call.argv[0])
+    text = " ".join(args)
+    how = call.argv[0]
+    if escaped(text):  # `printf '\x30\x2e\x34'`: the script's own characters, spelled as escapes
+        text, how = unescape(text), f"{how} (characters written as escapes)"
+    text = text.replace("\\n", "\n").replace("\\t", "\t")
+    src = text_source(text, how)
     sources = ([src] if src else []) + [s.model_copy(update={"use": "display"}) for s in call.stdin]
     step = _step(call, sources=sources, neutral=not sources, program=call.argv[0])
     return emit(ctx, call, step)
@@ -58,23 +63,26 @@ def _display(ctx: Context, call: Call, prog: str) -> list[int]:
     program_first = prog in T.PROGRAM_FIRST and not any(a in ("-e", "-f") for a in call.argv[1:])
     paths = file_args(call.argv[1:], call.cwd, ctx, valued, skip_first=program_first)
     use = "derive" if T.derives(prog, call.argv) else "display"
+    ops = T.derive_ops(prog, call.argv) if use == "derive" else []
     writes: list[str] = []
     if prog == "tee":
         writes, paths = paths, []
     if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
         writes = list(paths)
-    sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    sources = [Source(kind="file", ref=p, use=use, how=prog, ops=ops) for p in paths]
     if prog in ("cat", "tee") and call.stdin_text is not None:
         target = call.out_file if prog == "cat" else (paths[0] if paths else None)
         if target and path_kind(normalize(target, call.cwd)) == "code":
             ctx.written_code[normalize(target, call.cwd)] = call.stdin_text
     if not paths:
-        sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
-        if call.stdin_text is not None:
+        sources = [s.model_copy(update={"use": use, "ops": ops} if use == "derive" else {}) for s in call.stdin]
+        if call.stdin_text is not None and decodes(prog, call.argv):
+            sources.append(unpacked_text(call.stdin_text, prog))
+        elif call.stdin_text is not None:
             src = text_source(_without(call.stdin_text, ctx.given), f"{prog} of a here-document")
             sources += [src] if src else []
         if call.stdin_file:
-            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
+            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog, ops=ops))
     if prog in ("pandoc",) and any(path_kind(p) == "paper" for p in paths):
         ctx.reading.paper.append(f"pandoc converts {', '.join(p for p in paths if path_kind(p) == 'paper')}")
         sources = [Source(kind="paper", ref=p, how=prog) for p in paths]
