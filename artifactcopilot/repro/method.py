@@ -172,13 +172,27 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
         label = run_label or static_label
     if label is None:
         reasons = [r for r in flow.reasons if r] or ["nothing shows the experiment running"]
-        _set(verdict, "undetermined", "low", ["nothing ran and the script's data flow does not show the experiment: "
-                                              + "; ".join(reasons[:3])] if prov is None else reasons)
+        _set(verdict, "undetermined", "low", (["nothing ran and the script's data flow does not show the experiment: "
+                                               + "; ".join(reasons[:3])] if prov is None else reasons)
+             + [_would_decide(root, prov)])
         return
     confidence: Confidence = (("high" if prov and prov.method == "strace" and prov.exit_code == 0 else "medium")
                               if run_label else flow.confidence)
     reasons = flow.reasons if label == static_label else []
     _set(verdict, label, confidence, reasons)
+
+
+def _would_decide(root: Path | None, prov: RunProvenance | None) -> str:
+    """What evidence would settle an undetermined method."""
+    if prov is not None and prov.exit_code != 0:
+        return "what would decide it: a run that completes, with the trace of the files it reads"
+    if root is None:
+        return ("what would decide it: the artifact (`--artifact DIR`), whose programs the script runs would then be "
+                "read, or a run (`--run`) that traces what they read")
+    if prov is None:
+        return ("what would decide it: the code of what the script runs is not in the artifact; a run (`--run`) "
+                "would trace what it reads and writes")
+    return "what would decide it: a traced run (strace) of what the script runs, or its code in the artifact"
 
 
 def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance | None, target: Table | None,

@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import re
 from fnmatch import fnmatch
-from typing import Literal
-
-from pydantic import BaseModel, Field
 
 from .covers import covers as _covers
 from .covers import experiment_options
@@ -36,30 +33,12 @@ from .model import Reading, Source, Step
 from .own import own_output
 from .paths import holds_results, path_kind, words
 from .tools import CONTAINER_ENTRIES, MODEL_PACKAGES, STATISTICS, UNPACK
-from .trace import FlowTrace, traces
+from .trace import traces
+from .verdict import FlowMethod, FlowVerdict
 
-FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
 _RANK: dict[Confidence, int] = {"low": 0, "medium": 1, "high": 2}
 _METHODS: tuple[tuple[str, FlowMethod], ...] = (("copy", "copy"), ("last", "last_mile"), ("full", "full"),
                                                  ("weak", "copy"))
-
-
-class FlowVerdict(BaseModel):
-    """The static reader's verdict on a script."""
-
-    method: FlowMethod
-    confidence: Confidence = "low"
-    reasons: list[str] = Field(default_factory=list)
-    displayed: list[str] = Field(default_factory=list, description="Stored files an output shows as they are.")
-    stored_inputs: list[str] = Field(default_factory=list, description="Stored results an output is computed from.")
-    derived_final: list[str] = Field(default_factory=list, description="Stored final numbers an output only derives "
-                                     "percentages, totals or rounded values from.")
-    experiments: list[str] = Field(default_factory=list, description="Programs or code that compute the outputs.")
-    literal: bool = Field(False, description="An output is a table of numbers written in the script.")
-    paper: bool = Field(False, description="An output comes from the paper.")
-    outputs: list[int] = Field(default_factory=list, description="Indices of the steps taken as the script's outputs.")
-    flows: list[FlowTrace] = Field(default_factory=list, description="The flows that decided the verdict: value -> "
-                                                                     "commands -> source, with line numbers.")
 
 
 class _Flow:
@@ -256,7 +235,8 @@ class _Flow:
         name = src.ref
         conf: Confidence = "medium" if step.expanded or step.lang != "shell" else "low"
         if src.role == "display":
-            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results")]
+            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results",
+                         name)]
         if src.role == "aggregate":
             if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
                 return []  # it summarises what an earlier step made: that step's marks decide
@@ -291,7 +271,8 @@ class _Flow:
                 return [Mark("full", "low", f"{_loc(step)}: the values are the output of {name}, run in {place}",
                              name)]
             where = "without the artifact" if self.files is None else "from the artifact's files"
-            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
+            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}",
+                         name)]
         return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
 
     def built(self, step: Step) -> Step | None:

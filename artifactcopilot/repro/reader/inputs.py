@@ -56,7 +56,8 @@ _DOC_RAW = re.compile(r"\braw (data|labels?|measurements?|annotations?|responses
                       r"\bparticipants?\b|\binterview\w*|\bcollected (from|by|during)\b|\bground[- ]truth\b",
                       re.IGNORECASE)
 _DOC_INTERMEDIATE = re.compile(r"\bpre-?computed\b|\bintermediate\b|\bcached?\b|\bper[- ](item|project|sample|"
-                               r"instance|run|subject|benchmark|file|commit|repo\w*)\b|\bpredictions\b|\bmined\b|"
+                               r"instance|run|subject|benchmark|file|commit|repo\w*) (results|outputs|predictions|"
+                               r"scores|metrics)\b|\bpredictions\b|\bmined\b|"
                                r"\b(outputs?|results?|logs?) of (the|each|every|our)\b|\b(generated|produced) by\b|"
                                r"\bto skip\b|\bsaves? (time|hours|days)\b|\binstead of re-?running\b", re.IGNORECASE)
 _DOC_FINAL = re.compile(r"\bfinal (results|numbers|tables?)\b|\b(the|all) tables? (of|in) the paper\b|"
@@ -68,11 +69,17 @@ _PATHISH = re.compile(r"`([^`\n]{2,200})`|((?:[\w.-]+/)+[\w.*-]*|[\w-]+\.(?:csv|
                       r"parquet|zip|tar\.gz|tgz|db|sqlite|rds|rdata|h5|npy|npz|dat|log))", re.IGNORECASE)
 
 
+def name_words(path: str) -> set[str]:
+    """The words of a path's folders and name, and each segment's words run together (raw_data -> rawdata)."""
+    segs = path.lower().strip("/").split("/")
+    ws = {w for seg in segs for w in words(re.sub(r"\.(tar\.gz|[a-z0-9]{1,8})$", "", seg))}
+    return ws | {"".join(words(seg)) for seg in segs}
+
+
 def kind_by_name(path: str) -> tuple[InputKind, str]:
     """The kind the words of a file's folders and name (and of the archive it is a member of) say."""
     low = path.lower().strip("/")
-    ws = {w for seg in low.split("/") for w in words(re.sub(r"\.(tar\.gz|[a-z0-9]{1,8})$", "", seg))}
-    ws |= {"".join(words(seg)) for seg in low.split("/")}  # raw_data -> rawdata, ground_truth -> groundtruth
+    ws = name_words(path)
     resultish = ws & _RESULTISH
     if (ws & RAW_WORDS or ("raw" in ws and ws & DATA_WORDS)) and not resultish:
         return "raw", f"its name says it holds the study's raw data ({', '.join(sorted(ws & (RAW_WORDS | {'raw'})))})"
@@ -81,7 +88,16 @@ def kind_by_name(path: str) -> tuple[InputKind, str]:
     if ws & INTERMEDIATE_WORDS:
         said = ", ".join(sorted(ws & INTERMEDIATE_WORDS))
         return "intermediate", f"its name says it holds intermediate results ({said})"
+    if low.endswith(SPREADSHEETS) and not resultish and not ws & FINAL_WORDS:
+        return "raw", "a spreadsheet not named as results: the study's data, as it was kept by hand"
     return "unknown", ""
+
+
+SPREADSHEETS = (".xlsx", ".xls", ".ods", ".xlsm")
+# Operations that compute a row's values from the same row only (a ratio of two stored numbers, a rescaling, a
+# rounding): what they show are the stored numbers, row for row.
+PER_ROW = {"arithmetic", "round", "abs", "mul", "div", "truediv", "floordiv", "add", "sub", "pow", "floor", "ceil",
+           "clip"}
 
 
 class InputKinds:
@@ -144,12 +160,18 @@ def input_mark(found: tuple[InputKind, str], step: Step, src: Source, use: str, 
     nothing, or the file is shown as stored (display rules decide). An experiment's program given stored predictions
     or precomputed data only evaluates them: a last mile."""
     kind, why = found
-    if kind == "unknown" or use not in ("derive", "input") or (use == "input" and step.role == "experiment" and
-                                                                kind == "final"):
+    if use not in ("derive", "input") or (use == "input" and step.role == "experiment" and kind == "final"):
         return None  # (an experiment's program given final numbers: its other inputs decide)
     who = step.program if step.program and use == "input" else src.how
     if kind == "raw":
         return Mark("full", "medium", f"{loc(step)}: {who} computes from the study's raw data in {path} ({why})", path)
+    if kind == "unknown" and use == "derive" and src.ops and set(src.ops) <= PER_ROW and holds_results(path) and \
+            not name_words(path) & PER_ITEM_WORDS:
+        return Mark("copy", "medium", f"{loc(step)}: {who} only rescales, divides or rounds the numbers stored in "
+                                      f"{path}, row by row (no record is counted, grouped or averaged): the final "
+                                      "numbers, reshaped", path)
+    if kind == "unknown":
+        return None
     if kind == "final" and (not src.ops or set(src.ops) & GROUPING):
         return None  # counted, grouped or averaged over: the file holds records, one per item, not final numbers
     if kind == "final":

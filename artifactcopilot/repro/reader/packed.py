@@ -21,6 +21,10 @@ from .model import Source
 DECODERS: dict[str, set[str]] = {"base64": {"-d", "--decode", "-D"}, "base32": {"-d", "--decode"},
                                  "basenc": {"-d", "--decode"}, "xxd": {"-r", "-revert"}, "uudecode": set(),
                                  "openssl": {"-d"}}
+# Options naming the file a decoder reads (in) or writes (out).
+DECODER_FILES: dict[str, dict[str, str]] = {"openssl": {"-in": "in", "-out": "out"},
+                                            "uudecode": {"-o": "out", "--output-file": "out"},
+                                            "base64": {"-o": "out", "--output": "out", "--input": "in"}}
 # `python3 -m MODULE`: standard-library modules whose command line decodes like the tool of the same job.
 PYTHON_DECODERS = {"base64": "base64", "uu": "uudecode", "quopri": "base64"}
 _PRINTABLE = re.compile(r"[\x20-\x7e\t\n\r\u00a0-\uffff]")

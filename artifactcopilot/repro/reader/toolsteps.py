@@ -10,7 +10,7 @@ from .commands import Call, _step, compute, emit, silent
 from .context import Context
 from .literals import text_source
 from .model import Source
-from .packed import decodes, escaped, unescape, unpacked_text
+from .packed import DECODER_FILES, decodes, escaped, unescape, unpacked_text
 from .paths import is_pathlike, normalize, path_kind, words
 
 
@@ -59,9 +59,11 @@ def named_folder(word: str) -> bool:
 
 
 def _display(ctx: Context, call: Call, prog: str) -> list[int]:
-    valued = T.TOOL_VALUE_OPTS.get(prog, set())
+    valued = T.TOOL_VALUE_OPTS.get(prog, set()) | set(DECODER_FILES.get(prog, {}))
     program_first = prog in T.PROGRAM_FIRST and not any(a in ("-e", "-f") for a in call.argv[1:])
     paths = file_args(call.argv[1:], call.cwd, ctx, valued, skip_first=program_first)
+    named = decoder_files(prog, call.argv, call.cwd)
+    paths += named["in"]
     use = "derive" if T.derives(prog, call.argv) else "display"
     ops = T.derive_ops(prog, call.argv) if use == "derive" else []
     writes: list[str] = []
@@ -69,6 +71,7 @@ def _display(ctx: Context, call: Call, prog: str) -> list[int]:
         writes, paths = paths, []
     if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
         writes = list(paths)
+    writes += named["out"]
     sources = [Source(kind="file", ref=p, use=use, how=prog, ops=ops) for p in paths]
     if prog in ("cat", "tee") and call.stdin_text is not None:
         target = call.out_file if prog == "cat" else (paths[0] if paths else None)
@@ -234,3 +237,13 @@ def listing(ctx: Context, call: Call, prog: str) -> list[int]:
     sources = [Source(kind="file", ref=p, use="display", how=f"{prog} (the files it lists)") for p in paths
                if path_kind(p) in ("results", "data") and p.strip("/.")]  # not `find / -name x`: a search
     return emit(ctx, call, _step(call, sources=sources, program=prog, role="display", neutral=not sources))
+
+
+def decoder_files(prog: str, argv: list[str], cwd: str) -> dict[str, list[str]]:
+    """The files a decoder is told to read and write by options (`openssl base64 -d -in a -out b`, `uudecode -o b`)."""
+    found: dict[str, list[str]] = {"in": [], "out": []}
+    opts = DECODER_FILES.get(prog, {})
+    for i, a in enumerate(argv[1:-1], 1):
+        if a in opts:
+            found[opts[a]].append(normalize(argv[i + 1], cwd))
+    return found
