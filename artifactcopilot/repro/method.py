@@ -139,7 +139,8 @@ def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenan
         encoded = f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""
         hard.append("the table is written in the script" + encoded)
         verdict.signals.append(Signal(source="target", finding="copy", detail=hard[-1]))
-    ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs))
+    # a PDF text extractor that ran reads the paper, unless the script shows it reads a stored results document
+    ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs)) and not static.documents
     if static.reads_paper or ran_paper_tool:
         hard.append("the script reads the paper: " + ", ".join(static.reads_paper or ["a PDF text extractor ran"]))
         verdict.signals.append(Signal(source="provenance" if ran_paper_tool and not static.reads_paper else "static",

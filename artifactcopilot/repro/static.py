@@ -37,6 +37,8 @@ class StaticFindings(BaseModel):
     encoded: list[str] = Field(
         default_factory=list, description="Encodings of blobs in the script that decode to the table.")
     reads_paper: list[str] = Field(default_factory=list, description="Why the script looks like it reads the paper.")
+    documents: list[str] = Field(default_factory=list, description="Stored results documents (PDF) the script takes "
+                                                                   "the text of: not the paper.")
     referenced: list[str] = Field(default_factory=list, description="Artifact files the script names.")
     displayed: list[str] = Field(
         default_factory=list, description="Stored files an output shows as they are (cat, cp, print).")
@@ -149,6 +151,8 @@ def analyze_script(script: str, root: Path | None, target: Table | None, files: 
         if (target is not None and contains_table(target, text)) or (target is None and _table_like(text)):
             found.encoded.append(kind)
     found.reads_paper = list(dict.fromkeys(reading.paper))
+    found.documents = list(dict.fromkeys(src.ref for st in reading.steps for src in st.sources
+                                         if src.kind == "file" and "stored results document" in src.how))
     found.executes_notebook = bool(EXECUTE_NOTEBOOK.search(script))
     known = set(files or [])
     paths = [s.ref for st in reading.steps for s in st.sources if s.kind in ("file", "paper")]

@@ -267,3 +267,49 @@ def test_the_cli_json_carries_the_flow_of_a_packed_table(tmp_path):
     flow = data["flow"][0]
     assert flow["value"].startswith("line 6: artisan format") and flow["source"] == "literal", flow
     assert any(t.startswith("line 2: python3 -m base64 -d") for t in flow["through"]), flow
+
+
+def test_the_text_of_the_artifacts_results_document_is_not_the_paper():
+    from artifactcopilot.repro.judges import RunEvidence
+    from artifactcopilot.repro.provenance import RunProvenance
+
+    body = ("pdftotext -layout tool/Evaluation/results.pdf /workspace/results.txt\n"
+            "python3 - <<'PY' > /workspace/repro.txt\nrows = [l.split() for l in open('/workspace/results.txt') "
+            "if l.startswith('#')]\nok = sum(r[3] == 'success' for r in rows)\nprint(f'{100 * ok / len(rows):.2f}')\n"
+            "PY\n")
+    v = judged(body)
+    assert v.method == "last_mile", v.reasons
+    assert v.flow[0].source == "tool/Evaluation/results.pdf", [f.model_dump() for f in v.flow]
+    prov = RunProvenance(method="strace", exit_code=0, read_first=["tool/Evaluation/results.pdf"],
+                         programs=["bash", "pdftotext", "python3"], cpu_s=0.2)
+    evidence = RunEvidence(None, [("stdout", "| rate |\n|---|\n| 66.67 |\n")], prov)
+    ran = judge_method(FETCH + body + FORMAT, None, None, evidence)
+    assert ran.method == "last_mile", ran.reasons  # the extractor ran on the results document, not on the paper
+    paper = judged("pdftotext -layout tool/paper.pdf /workspace/paper.txt\n"
+                   "grep -A5 'Table 2' /workspace/paper.txt > /workspace/repro.txt\n")
+    assert paper.method == "copy" and not paper.accepted, paper.reasons
+
+
+START = "docker run -d --init --name box --entrypoint bash tool/image:2 -c 'sleep infinity'\n"
+
+
+@pytest.mark.parametrize("body", [
+    # the analysis writes its table in the container; the script copies it out and shows it
+    START + "docker exec box bash -c 'cd /app && python3 analysis.py'\n"
+    "docker cp box:/app/results/table3.csv /workspace/repro.txt\n",
+    # stored predictions and mined data given to a program in the container: it evaluates them
+    START + "docker exec box bash -c 'cd /app && python3 evaluate.py --predictions outputs/preds.jsonl' "
+    "> /workspace/repro.txt\n",
+    START + "docker exec box python3 /app/RQ1/rq1.py --input /app/data/mined_prs.json > /workspace/repro.txt\n",
+    # a program named by nothing it does, in the analysis folder the script moved to
+    "cd tool\nsh -c 'cd analysis && Rscript -e \"source(\\\"RQ3.R\\\")\"' > /workspace/repro.txt\n",
+])
+def test_an_analysis_of_stored_data_run_by_the_script_is_last_mile(body):
+    v = judged(body)
+    assert v.method == "last_mile" and v.accepted, v.reasons
+
+
+def test_the_answers_of_a_survey_are_the_studys_raw_data_whatever_the_file_is_called():
+    v = judged(_inline("import pandas as pd\nanswers = pd.read_csv('survey_results.csv')\n"
+                       "print(answers['Q3'].value_counts(normalize=True).round(3))\n"))
+    assert v.method == "full" and v.accepted, v.reasons

@@ -252,6 +252,8 @@ def compute(ctx: Context, call: Call, program: str, args: list[str], role: str |
     already = bool(call.cwd) and program.startswith(call.cwd.rstrip("/") + "/")  # named from the root already
     name = normalize(program, "" if already else call.cwd) if "/" in program else program
     role = role or role_of(program)
+    if role == "unknown" and "/" not in program and call.cwd and path_kind(program) == "code":
+        role = role_of(normalize(program, call.cwd))  # `cd analysis && Rscript RQ3.R`: its folder's word
     if role == "aggregate":  # `--results-dir results/raw` is what a summary step reads
         moved = [w for w in writes if _input_like(args, w)]
         reads += moved

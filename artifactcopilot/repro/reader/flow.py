@@ -180,7 +180,7 @@ class _Flow:
         held = self.exists(path) or unpacked
         conf: Confidence = "high" if held else "medium"
         if kind not in ("code", "paper", "doc", "notebook", "device", "config") and "://" not in path and \
-                not path.startswith("?") and (held or self.shipped(path)):
+                not path.startswith("?") and (held or self.files is None):  # (no earlier step made it)
             decided = input_mark(self.kinds.of(path), step, src, use, path)  # the input's kind: raw, stored, final
             if decided is not None:
                 return [decided]

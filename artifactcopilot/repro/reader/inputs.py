@@ -29,6 +29,10 @@ RAW_WORDS = {"label", "labels", "labeled", "labelled", "labeling", "labelling", 
              "questionnaires", "participant", "participants", "interview", "interviews", "rating", "ratings", "coding",
              "coded", "codebook", "study", "subjects", "rawdata", "groundtruth", "truth", "oracle", "observations",
              "measured", "sheet", "respondents"}
+# Words that name a human study's data whatever else the name says (`survey_results.csv` holds the answers).
+STUDY_WORDS = {"survey", "surveys", "questionnaire", "questionnaires", "interview", "interviews", "participant",
+               "participants", "respondents", "annotator", "annotators", "annotation", "annotations", "annotated",
+               "manual", "manually", "codebook"}
 FINAL_WORDS = {"table", "tables", "tab", "final", "totals", "overall", "paper", "expected", "summary", "summaries",
                "aggregated", "reported"}
 PER_ITEM_WORDS = {"runs", "run", "per", "trials", "trial", "items", "item", "raw", "all", "detailed", "details",
@@ -81,9 +85,11 @@ def kind_by_name(path: str) -> tuple[InputKind, str]:
     low = path.lower().strip("/")
     ws = name_words(path)
     resultish = ws & _RESULTISH
-    if (ws & RAW_WORDS or ("raw" in ws and ws & DATA_WORDS)) and not resultish:
+    strong = ws & STUDY_WORDS and not ws & (INTERMEDIATE_WORDS | {"logs", "log", "runs", "run"})
+    if strong or ((ws & RAW_WORDS or ("raw" in ws and ws & DATA_WORDS)) and not resultish):
         return "raw", f"its name says it holds the study's raw data ({', '.join(sorted(ws & (RAW_WORDS | {'raw'})))})"
-    if ws & FINAL_WORDS and not ws & PER_ITEM_WORDS and path_kind(path) in ("results", "data", "unknown", "doc"):
+    if ws & FINAL_WORDS and not ws & (PER_ITEM_WORDS | DATA_WORDS) and \
+            path_kind(path) in ("results", "data", "unknown", "doc"):  # (not `finalDataset.csv`: a data set)
         return "final", f"its name says it holds final numbers ({', '.join(sorted(ws & FINAL_WORDS))})"
     if ws & INTERMEDIATE_WORDS:
         said = ", ".join(sorted(ws & INTERMEDIATE_WORDS))

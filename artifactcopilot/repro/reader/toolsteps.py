@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 
 from . import tools as T
 from .commands import Call, _step, compute, emit, silent
@@ -150,8 +151,12 @@ def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
     kind = path_kind(inputs[0]) if inputs else "unknown"
     if kind == "data" or (ctx.in_artifact_code and kind != "paper"):  # the artifact's own processing of PDF data
         return compute(ctx, call, prog, call.argv[1:])
-    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
     writes = [p for p in paths[1:] if p != "-" and path_kind(p) != "device"]
+    if kind == "results":  # the artifact's results document (`Evaluation/results.pdf`), not the paper: its text
+        src = Source(kind="file", ref=inputs[0], use="display", how=f"{prog} (text of a stored results document)")
+        step = _step(call, sources=[src], writes=writes, program=prog, role="display")
+        return emit(ctx, call, step) if not writes else silent(ctx, step)
+    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
     step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
                  program=prog, role="display")
     return emit(ctx, call, step) if not writes else silent(ctx, step)
@@ -185,9 +190,13 @@ def framework(ctx: Context, call: Call, prog: str, what: str) -> list[int]:
 
 def container_copy(ctx: Context, call: Call, argv: list[str]) -> list[int]:
     """`docker cp NAME:/in/container host/path` (or the other way): a copy between the two file systems."""
-    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in argv[2:] if not a.startswith("-")]
+    words_ = [a for a in argv[2:] if not a.startswith("-")]
+    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in words_]
     if len(paths) < 2:
         return emit(ctx, call, _step(call, neutral=True, program="docker cp"))
+    inside = re.match(r"^([\w.-]+):/", words_[0])
+    if inside and not call.container:  # it reads in that container: what a program there wrote is there to read
+        call = replace(call, container=inside.group(1))
     sources = [Source(kind="file", ref=normalize(p, call.cwd), use="display", how="docker cp") for p in paths[:-1]]
     step = _step(call, sources=sources, writes=[normalize(paths[-1], call.cwd)], program="docker cp", role="display")
     return silent(ctx, step)
