@@ -94,6 +94,9 @@ def test_a_script_that_runs_nothing_of_the_artifact_writes_its_own_output(body):
      "echo 'Total,12' >> /workspace/repro.txt\n", "full"),
     # a downloaded file is not the script's own text
     ("curl -sL https://zenodo.org/records/7/files/summary.csv -o /workspace/repro.txt\n", "copy"),
+    # what the artifact's container printed, then a line the script adds
+    ("docker run -d --name box tool/image:2\ndocker wait box\ndocker logs box > /workspace/repro.txt\n"
+     "echo 'Total,12' >> /workspace/repro.txt\n", "full"),
 ])
 def test_own_output_needs_the_script_alone_to_make_the_values(body, expected):
     v = judged(body)

@@ -114,8 +114,14 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
     if T.base(argv[0]) in ("docker", "podman", "nerdctl") and rest[:1] == ["compose"]:
         rest = rest[1:]
     rest = _skip_opts(rest, {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"})
+    if rest[:1] == ["logs"]:  # what the container's own program printed (its entry point, or the services)
+        names = [a for a in rest[1:] if not a.startswith("-")]
+        compose = "compose" in argv[1:2] or T.base(argv[0]).endswith("compose")
+        if names and not compose:
+            call.container = names[0]
+        return ["docker-compose-up" if compose else "image-entrypoint"]
     if not rest or rest[0] not in ("run", "exec"):
-        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "down", "logs",
+        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "down",
                                           "create", "tag", "push", "images", "ps", "network", "volume") else \
             (["docker-compose-up"] if not _detached(rest) else []) if rest and rest[0] == "up" else None
     opts = rest[1:]

@@ -334,7 +334,8 @@ def classify(reading: Reading, files: list[str] | None = None, kinds: InputKinds
                 verdict.reasons.append("nothing in the script computes anything")
             verdict.flows = traces(reading.steps, chosen, {kind})
             break
-    own = own_output(reading.steps, outs) if verdict.method == "undetermined" and reading.parsed else None
+    whole = reading.parsed and not any("does not parse" in n or "stopped" in n for n in reading.notes)
+    own = own_output(reading.steps, outs) if verdict.method == "undetermined" and whole else None
     if own is not None:  # nothing of the artifact ran or was read: the values are the script's own
         verdict.method, verdict.confidence, verdict.literal = "copy", own.confidence, True
         verdict.reasons = [own.reason]
