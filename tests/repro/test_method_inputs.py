@@ -316,3 +316,13 @@ def test_the_answers_of_a_survey_are_the_studys_raw_data_whatever_the_file_is_ca
     v = judged(_inline("import pandas as pd\nanswers = pd.read_csv('survey_results.csv')\n"
                        "print(answers['Q3'].value_counts(normalize=True).round(3))\n"))
     assert v.method == "full" and v.accepted, v.reasons
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("cd tool\nnpm ci\nnpm run bench > /workspace/repro.txt\n", "full"),
+    ("cd tool\nyarn install\nyarn bench > /workspace/repro.txt\n", "full"),
+    ("cd tool\nnpm run show-results > /workspace/repro.txt\n", "undetermined"),
+])
+def test_a_package_script_run_by_npm_or_yarn_is_a_program_run_not_a_stored_file(body, expected):
+    v = judged(body)  # (it was read as a setup step; the file it wrote as a stored file shown as it is)
+    assert v.method == expected, v.reasons

@@ -12,7 +12,8 @@ from .paths import normalize, path_kind, role_of
 from .programs import run_code
 
 BUILD_ONLY = {"build", "compile", "install", "package", "assemble", "fetch", "check", "clean", "update", "deps",
-               "dependency:resolve", "dependencies", "restore", "setup", "get", "download", "lock", "configure"}
+               "dependency:resolve", "dependencies", "restore", "setup", "get", "download", "lock", "configure", "ci",
+               "i", "add", "link", "audit", "rebuild", "prune", "config", "cache", "init", "version"}
 
 
 def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
@@ -175,6 +176,9 @@ def _runner(ctx: Context, call: Call, prog: str) -> list[int]:
     if prog == "dvc" and sub != "repro":
         return silent(ctx, _step(call, neutral=True, program=f"dvc {sub}"))
     rest = args[args.index("--") + 1:] if "--" in args else args[1:]
+    if prog in ("npm", "yarn", "pnpm"):  # `npm run NAME`, `yarn NAME`: NAME is a script of package.json, not a file
+        subs = subs[1:2] if sub in ("run", "run-script") else subs[:1]
+        rest = args[args.index("--") + 1:] if "--" in args else []
     name = f"{prog} {' '.join(subs)}".strip()
     role = role_of("_".join(subs)) if subs else "unknown"
     if prog in ("pytest", "ctest") or sub == "test":

@@ -14,7 +14,7 @@ NEUTRAL = {"cd", "pushd", "popd", "mkdir", "rm", "rmdir", "touch", "chmod", "cho
            "[", "[[", "which", "type", "ulimit", "alias", "date", "nproc", "hostname", "whoami", "sync", "clear",
            "umask", "declare", "local", "readonly", "shopt", "hash", "history", "printenv", "uname", "df", "du", "free",
            "id", "git", "apt", "apt-get", "yum", "dnf", "brew", "apk", "pip", "pip3", "conda", "mamba", "micromamba",
-           "npm", "yarn", "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname",
+           "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname",
            "realpath", "readlink", "mktemp", "seq", "kill", "pkill", "ps", "top", "getconf", "locale", "tput", "stty",
            "logger", "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja",
            "rustup", "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find",
@@ -50,7 +50,8 @@ INTERPRETERS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipy
                 "runghc", "runhaskell", "sage", "maxima", "pwsh", "Rscript.exe"}
 BUILD_RUNNERS = {"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "sbt", "ant", "lein", "cargo", "go", "dune",
                  "stack", "cabal", "dotnet", "swift", "mix", "bazel", "buck", "npx", "snakemake", "nextflow", "luigi",
-                 "pytest", "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc"}
+                 "pytest", "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc", "npm", "yarn",
+                 "pnpm"}
 SIMPLE_WRAPPERS = {"sudo", "time", "/usr/bin/time", "nice", "nohup", "ionice", "exec", "command", "builtin", "chronic",
                    "unbuffer", "caffeinate", "xvfb-run", "stdbuf", "numactl", "taskset", "valgrind", "strace", "perf",
                    "hyperfine", "catchsegv", "setsid", "faketime", "script", "ltrace", "firejail", "cgexec",
