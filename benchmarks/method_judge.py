@@ -12,7 +12,9 @@ undetermined, the confusion matrix and the time taken.
 
 `--jsonl FILE` scores scripts labelled elsewhere, one JSON object a line (`id`, `expected`: full, lastmile or
 last_mile, copy; `script`), statically and alone. `--every N` splits it: every N-th line (N, 2N, ...) is held
-out and only its aggregate score is printed (no per-script verdicts), the other lines are scored in full.
+out and only its aggregate score is printed (no per-script verdicts), the other lines are scored in full, and the
+whole set is printed as an aggregate. Without `--every`, every script's verdict is printed: never on a set with a
+held-out part.
 """
 from __future__ import annotations
 
@@ -115,23 +117,19 @@ def measure_jsonl(rows: list[dict], name: str, show_wrong: bool) -> dict:
 def main_jsonl(path: Path, every: int, as_json: bool) -> None:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [json.loads(line) for line in lines]
-    if every > 1:
+    if every > 1:  # the whole set is shown as an aggregate too: its per-script verdicts would reveal the held-out
         parts = [("tuned", [r for i, r in enumerate(rows, 1) if i % every], True),
-                 ("held-out", [r for i, r in enumerate(rows, 1) if not i % every], False)]
+                 ("held-out", [r for i, r in enumerate(rows, 1) if not i % every], False),
+                 ("all", rows, False)]
     else:
         parts = [("all", rows, True)]
     results = [measure_jsonl(part, name, show) for name, part, show in parts if part]
-    if len(results) > 1:
-        total = sum(r["right"] for r in results), sum(r["scripts"] for r in results)
-        copies = sum(r["copies_accepted"] for r in results)
     if as_json:
         print(json.dumps(results, indent=2))
         return
     print(f"{len(rows)} labelled scripts from {path.name}")
     for result in results:
         print(render(result))
-    if len(results) > 1:
-        print(f"   total: {total[0]}/{total[1]} right, copies accepted {copies}")
 
 
 def main() -> None:

@@ -139,13 +139,14 @@ def _hard_copy(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenan
         encoded = f" ({', '.join(static.encoded)} encoded)" if static.encoded else ""
         hard.append("the table is written in the script" + encoded)
         verdict.signals.append(Signal(source="target", finding="copy", detail=hard[-1]))
-    ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs))
+    # a PDF text extractor that ran reads the paper, unless the script shows it reads a stored results document
+    ran_paper_tool = bool(prov and PAPER_PROGRAMS & set(prov.programs)) and not static.documents
     if static.reads_paper or ran_paper_tool:
         hard.append("the script reads the paper: " + ", ".join(static.reads_paper or ["a PDF text extractor ran"]))
         verdict.signals.append(Signal(source="provenance" if ran_paper_tool and not static.reads_paper else "static",
                                       finding="copy", detail=hard[-1]))
     if static.flow.literal and static.flow.method == "copy":
-        hard.append(next((r for r in static.flow.reasons if "written in the script" in r),
+        hard.append(next((r for r in static.flow.reasons if "written in the script" in r or "its own output" in r),
                          "a table written in the script"))
     return hard
 
@@ -172,13 +173,27 @@ def _computed(verdict: MethodVerdict, static: StaticFindings, prov: RunProvenanc
         label = run_label or static_label
     if label is None:
         reasons = [r for r in flow.reasons if r] or ["nothing shows the experiment running"]
-        _set(verdict, "undetermined", "low", ["nothing ran and the script's data flow does not show the experiment: "
-                                              + "; ".join(reasons[:3])] if prov is None else reasons)
+        _set(verdict, "undetermined", "low", (["nothing ran and the script's data flow does not show the experiment: "
+                                               + "; ".join(reasons[:3])] if prov is None else reasons)
+             + [_would_decide(root, prov)])
         return
     confidence: Confidence = (("high" if prov and prov.method == "strace" and prov.exit_code == 0 else "medium")
                               if run_label else flow.confidence)
     reasons = flow.reasons if label == static_label else []
     _set(verdict, label, confidence, reasons)
+
+
+def _would_decide(root: Path | None, prov: RunProvenance | None) -> str:
+    """What evidence would settle an undetermined method."""
+    if prov is not None and prov.exit_code != 0:
+        return "what would decide it: a run that completes, with the trace of the files it reads"
+    if root is None:
+        return ("what would decide it: the artifact (`--artifact DIR`), whose programs the script runs would then be "
+                "read, or a run (`--run`) that traces what they read")
+    if prov is None:
+        return ("what would decide it: the code of what the script runs is not in the artifact; a run (`--run`) "
+                "would trace what it reads and writes")
+    return "what would decide it: a traced run (strace) of what the script runs, or its code in the artifact"
 
 
 def _refuted(verdict: MethodVerdict, displayed: list[str], prov: RunProvenance | None, target: Table | None,

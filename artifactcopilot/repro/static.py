@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ..tables import Table, best_match, parse_number, parse_tables
 from .reader import read_script
 from .reader.flow import FlowVerdict, classify
+from .reader.inputs import InputKinds
 from .reader.literals import decodings
 
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".md", ".json", ".jsonl", ".log", ".tex", ".out", ".dat", ".yaml", ".yml",
@@ -36,6 +37,8 @@ class StaticFindings(BaseModel):
     encoded: list[str] = Field(
         default_factory=list, description="Encodings of blobs in the script that decode to the table.")
     reads_paper: list[str] = Field(default_factory=list, description="Why the script looks like it reads the paper.")
+    documents: list[str] = Field(default_factory=list, description="Stored results documents (PDF) the script takes "
+                                                                   "the text of: not the paper.")
     referenced: list[str] = Field(default_factory=list, description="Artifact files the script names.")
     displayed: list[str] = Field(
         default_factory=list, description="Stored files an output shows as they are (cat, cp, print).")
@@ -138,7 +141,7 @@ def analyze_script(script: str, root: Path | None, target: Table | None, files: 
                    name: str | None = None) -> StaticFindings:
     """Static signals of `script` against the artifact at `root` (files: its relative paths; None: no artifact)."""
     reading = read_script(script, name, root if files is not None else None, files)
-    flow = classify(reading, files)
+    flow = classify(reading, files, InputKinds.from_artifact(root if files is not None else None, files))
     found = StaticFindings(language=reading.language, flow=flow, notes=reading.notes[:10])
     found.programs = reading.programs
     texts = [script] + _program_texts(root, reading.programs)
@@ -148,6 +151,8 @@ def analyze_script(script: str, root: Path | None, target: Table | None, files: 
         if (target is not None and contains_table(target, text)) or (target is None and _table_like(text)):
             found.encoded.append(kind)
     found.reads_paper = list(dict.fromkeys(reading.paper))
+    found.documents = list(dict.fromkeys(src.ref for st in reading.steps for src in st.sources
+                                         if src.kind == "file" and "stored results document" in src.how))
     found.executes_notebook = bool(EXECUTE_NOTEBOOK.search(script))
     known = set(files or [])
     paths = [s.ref for st in reading.steps for s in st.sources if s.kind in ("file", "paper")]

@@ -114,8 +114,14 @@ def _container(argv: list[str], call: Call) -> list[str] | None:
     if T.base(argv[0]) in ("docker", "podman", "nerdctl") and rest[:1] == ["compose"]:
         rest = rest[1:]
     rest = _skip_opts(rest, {"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"})
+    if rest[:1] == ["logs"]:  # what the container's own program printed (its entry point, or the services)
+        names = [a for a in rest[1:] if not a.startswith("-")]
+        compose = "compose" in argv[1:2] or T.base(argv[0]).endswith("compose")
+        if names and not compose:
+            call.container = names[0]
+        return ["docker-compose-up" if compose else "image-entrypoint"]
     if not rest or rest[0] not in ("run", "exec"):
-        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "down", "logs",
+        return [] if rest and rest[0] in ("build", "pull", "load", "start", "stop", "rm", "kill", "down",
                                           "create", "tag", "push", "images", "ps", "network", "volume") else \
             (["docker-compose-up"] if not _detached(rest) else []) if rest and rest[0] == "up" else None
     opts = rest[1:]
@@ -252,6 +258,8 @@ def compute(ctx: Context, call: Call, program: str, args: list[str], role: str |
     already = bool(call.cwd) and program.startswith(call.cwd.rstrip("/") + "/")  # named from the root already
     name = normalize(program, "" if already else call.cwd) if "/" in program else program
     role = role or role_of(program)
+    if role == "unknown" and "/" not in program and call.cwd and path_kind(program) == "code":
+        role = role_of(normalize(program, call.cwd))  # `cd analysis && Rscript RQ3.R`: its folder's word
     if role == "aggregate":  # `--results-dir results/raw` is what a summary step reads
         moved = [w for w in writes if _input_like(args, w)]
         reads += moved

@@ -19,48 +19,32 @@ from __future__ import annotations
 
 import re
 from fnmatch import fnmatch
-from typing import Literal
-
-from pydantic import BaseModel, Field
 
 from .covers import covers as _covers
 from .covers import experiment_options
 from .covers import parameters as _parameters
+from .inputs import InputKinds, input_mark, unpacked_results
 from .literals import strong, weak
 from .marks import Confidence, Mark, weak_enough
 from .marks import loc as _loc
 from .marks import member as _member
 from .marks import spread_literals as _spread_literals
 from .model import Reading, Source, Step
+from .own import own_output
 from .paths import holds_results, path_kind, words
 from .tools import CONTAINER_ENTRIES, MODEL_PACKAGES, STATISTICS, UNPACK
-from .trace import FlowTrace, traces
+from .trace import traces
+from .verdict import FlowMethod, FlowVerdict
 
-FlowMethod = Literal["full", "last_mile", "copy", "undetermined"]
 _RANK: dict[Confidence, int] = {"low": 0, "medium": 1, "high": 2}
 _METHODS: tuple[tuple[str, FlowMethod], ...] = (("copy", "copy"), ("last", "last_mile"), ("full", "full"),
                                                  ("weak", "copy"))
 
 
-class FlowVerdict(BaseModel):
-    """The static reader's verdict on a script."""
-
-    method: FlowMethod
-    confidence: Confidence = "low"
-    reasons: list[str] = Field(default_factory=list)
-    displayed: list[str] = Field(default_factory=list, description="Stored files an output shows as they are.")
-    stored_inputs: list[str] = Field(default_factory=list, description="Stored results an output is computed from.")
-    experiments: list[str] = Field(default_factory=list, description="Programs or code that compute the outputs.")
-    literal: bool = Field(False, description="An output is a table of numbers written in the script.")
-    paper: bool = Field(False, description="An output comes from the paper.")
-    outputs: list[int] = Field(default_factory=list, description="Indices of the steps taken as the script's outputs.")
-    flows: list[FlowTrace] = Field(default_factory=list, description="The flows that decided the verdict: value -> "
-                                                                     "commands -> source, with line numbers.")
-
-
 class _Flow:
-    def __init__(self, reading: Reading, files: list[str] | None):
+    def __init__(self, reading: Reading, files: list[str] | None, kinds: InputKinds | None = None):
         self.steps = reading.steps
+        self.kinds = kinds or InputKinds()
         self.files = set(files) if files is not None else None
         self.dirs = {"/".join(f.split("/")[:i]) for f in self.files or () for i in range(1, f.count("/") + 1)}
         self.memo: dict[tuple[int, str], list[Mark]] = {}
@@ -195,6 +179,11 @@ class _Flow:
         kind = path_kind(path)
         held = self.exists(path) or unpacked
         conf: Confidence = "high" if held else "medium"
+        if kind not in ("code", "paper", "doc", "notebook", "device", "config") and "://" not in path and \
+                not path.startswith("?") and (held or self.files is None):  # (no earlier step made it)
+            decided = input_mark(self.kinds.of(path), step, src, use, path)  # the input's kind: raw, stored, final
+            if decided is not None:
+                return [decided]
         if "://" in path:
             kind = path_kind(path.split("://", 1)[1].split("?")[0])
         if holds_results(path) or kind == "doc":
@@ -246,7 +235,8 @@ class _Flow:
         name = src.ref
         conf: Confidence = "medium" if step.expanded or step.lang != "shell" else "low"
         if src.role == "display":
-            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results")]
+            return [Mark("opaque", "low", f"{_loc(step)}: {name} is not in reach and its name says it shows results",
+                         name)]
         if src.role == "aggregate":
             if any(s.kind == "file" and self.producer(s.ref, step.index)[0] is not None for s in step.sources):
                 return []  # it summarises what an earlier step made: that step's marks decide
@@ -264,6 +254,12 @@ class _Flow:
                                             f"packages are installed at {_loc(models)})", name)]
             return [Mark("last", "low", f"{_loc(step)}: {name} summarises results it does not name, and no "
                                         "experiment runs before it", name)]
+        unpacked = unpacked_results(self.steps[:step.index], self.kinds) if src.role == "unknown" and \
+            not step.expanded else None
+        if unpacked is not None:  # what it can compute from is what the script just unpacked
+            return [Mark("last", "low", f"{_loc(step)}: {name} runs on the stored results the script unpacked from "
+                                        f"{unpacked[1]} ({_loc(unpacked[0])}), and nothing before it runs the "
+                                        "experiment", unpacked[1])]
         if src.role == "unknown" and not step.expanded and step.lang == "shell" and \
                 not any(s.kind in ("file", "step") for s in step.sources) and not _parameters(step.text, name):
             built = self.built(step)
@@ -275,7 +271,8 @@ class _Flow:
                 return [Mark("full", "low", f"{_loc(step)}: the values are the output of {name}, run in {place}",
                              name)]
             where = "without the artifact" if self.files is None else "from the artifact's files"
-            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}")]
+            return [Mark("opaque", "low", f"{_loc(step)}: runs {name}, but what it computes cannot be seen {where}",
+                         name)]
         return [Mark("full", conf, f"{_loc(step)}: {src.how or 'runs ' + name}", name)]
 
     def built(self, step: Step) -> Step | None:
@@ -306,9 +303,10 @@ class _Flow:
         return outs or [s for s in self.steps if not s.neutral]
 
 
-def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
-    """The static verdict on a read script (files: the artifact's files, None without an artifact)."""
-    flow = _Flow(reading, files)
+def classify(reading: Reading, files: list[str] | None = None, kinds: InputKinds | None = None) -> FlowVerdict:
+    """The static verdict on a read script (files: the artifact's files, None without an artifact; kinds: what the
+    artifact's documentation says its input files hold)."""
+    flow = _Flow(reading, files, kinds)
     outs = flow.outputs()
     marks = [m for step in outs for m in flow.marks(step)]
     marks += _spread_literals(marks)
@@ -316,8 +314,9 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
     verdict.paper = any(m.kind == "copy" and m.confidence == "high" and "paper" in m.reason for m in marks)
     verdict.literal = any(m.ref == "literal" and m.kind == "copy" for m in marks)
     marks = [m for m in marks if m.kind != "weak" or weak_enough(m)]
-    verdict.displayed = list(dict.fromkeys(m.ref for m in marks
-                                           if m.kind == "copy" and m.ref not in ("literal", "paper")))
+    copied = [m for m in marks if m.kind == "copy" and m.ref not in ("literal", "paper")]
+    verdict.derived_final = list(dict.fromkeys(m.ref for m in copied if "final numbers" in m.reason))
+    verdict.displayed = list(dict.fromkeys(m.ref for m in copied if m.ref not in verdict.derived_final))
     verdict.stored_inputs = list(dict.fromkeys(m.ref for m in marks if m.kind == "last" and "/" in m.ref or
                                                (m.kind == "last" and "." in m.ref)))
     verdict.experiments = list(dict.fromkeys(m.ref for m in marks if m.kind == "full" and m.ref))
@@ -335,6 +334,12 @@ def classify(reading: Reading, files: list[str] | None = None) -> FlowVerdict:
                 verdict.reasons.append("nothing in the script computes anything")
             verdict.flows = traces(reading.steps, chosen, {kind})
             break
+    whole = reading.parsed and not any("does not parse" in n or "stopped" in n for n in reading.notes)
+    own = own_output(reading.steps, outs) if verdict.method == "undetermined" and whole else None
+    if own is not None:  # nothing of the artifact ran or was read: the values are the script's own
+        verdict.method, verdict.confidence, verdict.literal = "copy", own.confidence, True
+        verdict.reasons = [own.reason]
+        verdict.flows = traces(reading.steps, [own], {"copy"})
     if verdict.method == "undetermined":
         verdict.flows = traces(reading.steps, opaque, {"opaque"})
         unseen = list(dict.fromkeys(m.reason for m in opaque))

@@ -14,6 +14,7 @@ import zlib
 
 from ...tables import parse_number, parse_tables
 from .model import Source
+from .packed import readable, unpack_blob
 
 NUMBER = re.compile(r"(?<![\w.$%{])[-+]?(?:\d+\.\d+|\d+|\.\d+)(?:[eE][-+]?\d+)?%?(?![\w.}])")
 BASE64 = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
@@ -58,8 +59,13 @@ def table_text(text: str) -> bool:
 
 
 def decodings(text: str) -> list[tuple[str, str]]:
-    """(encoding, decoded text) of the base64 / hex blobs in `text` (also gzip- or zlib-compressed)."""
+    """(encoding, decoded text) of the base64 / hex blobs in `text` (also gzip- or zlib-compressed); a blob wrapped
+    over several lines is also decoded whole."""
     out = []
+    if _blob_lines(text):
+        whole = unpack_blob(text)
+        if whole is not None:
+            out.append(whole)
     for kind, pattern, decode in (("base64", BASE64,
                                    lambda s: base64.b64decode(s + "=" * (-len(s) % 4), validate=True)),
                                   ("hex", HEX, bytes.fromhex)):
@@ -78,13 +84,24 @@ def decodings(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _blob_lines(text: str) -> bool:
+    """Every line of the text is one long run of base64 or hex characters (a blob wrapped over lines)."""
+    lines = [ln.strip() for ln in text.strip().split("\n") if ln.strip()]
+    return bool(lines) and sum(map(len, lines)) >= 24 and all(re.fullmatch(r"[A-Za-z0-9+/=_-]+", ln) for ln in lines) \
+        and (len(lines) == 1 or all(len(ln) >= 40 for ln in lines[:-1]))
+
+
 def text_source(text: str, how: str) -> Source | None:
     """A literal source for text a script writes out (echo, printf, heredoc, a string constant), or None without
-    numbers."""
-    for kind, decoded in decodings(text) if len(text) >= 40 else []:
+    numbers. Blobs are read decoded: their numbers are the script's numbers in another spelling."""
+    for kind, decoded in decodings(text) if len(text) >= 24 else []:
         if table_text(decoded):
             return Source(kind="literal", how=f"{how} ({kind}-encoded)", numbers=len(NUMBER.findall(decoded)),
                           table=True)
+        found = NUMBER.findall(_EXPANSION.sub(" ", decoded)) if readable(decoded.encode()) else []
+        if found:
+            n, irr = count(found)
+            return Source(kind="literal", how=f"{how} ({kind}-encoded)", numbers=n, irregular=irr)
     cleaned = _EXPANSION.sub(" ", text)
     nums = NUMBER.findall(cleaned)
     if not nums:

@@ -33,6 +33,8 @@ class Source(BaseModel):
                                           "parameters (0.5, 100).")
     table: bool = Field(False, description="literal: the numbers form a table (rows of numeric cells).")
     role: Role = Field("unknown", description="compute: what the program's name or code says it does.")
+    ops: list[str] = Field(default_factory=list, description="file, derived: the operations that derived values from "
+                                                             "it (`mean`, `groupby`, `arithmetic`, `round`, `total`).")
 
 
 class Step(BaseModel):

@@ -35,8 +35,24 @@ def cells(text: str) -> list[tuple[str, str]] | None:
     return out
 
 
+_CHUNK = re.compile(r"^```+\s*\{\s*(r|python|bash|sh)\b[^}]*\}\s*\n(.*?)^```+\s*$", re.MULTILINE | re.DOTALL |
+                    re.IGNORECASE)
+
+
+def chunks(text: str) -> list[tuple[str, str]]:
+    """(language, code) of the code chunks of an R Markdown or Quarto document (```{r} ... ```)."""
+    lang = {"r": "r", "python": "python", "bash": "shell", "sh": "shell"}
+    return [(lang[m.group(1).lower()], m.group(2)) for m in _CHUNK.finditer(text)]
+
+
 def read_notebook(ctx: Context, text: str, cwd: str = "", where: str | None = None) -> None:
     found = cells(text)
+    if found is None and chunks(text):  # R Markdown / Quarto: its code chunks run in order when it is rendered
+        from . import read_into
+
+        for lang, code in chunks(text):
+            read_into(ctx, lang, code, cwd, where=where)
+        return
     if found is None:
         ctx.reading.notes.append(f"{where or 'the notebook'} is not valid notebook JSON")
         ctx.reading.parsed = False

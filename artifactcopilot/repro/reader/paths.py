@@ -161,7 +161,28 @@ def holds_results(path: str) -> bool:
 
 
 def role_of(program: str) -> Role:
-    """What a program's name says it does: run an experiment, aggregate stored results, or display them."""
+    """What a program's name says it does: run an experiment, aggregate stored results, or display them. A name
+    that says nothing (`RQ2.ipynb`, `step3.py`) takes the word of its folder (`analysis/`, `experiments/`)."""
+    role = _role_of_name(program)
+    if role != "unknown" or "/" not in program.strip("/"):
+        return role
+    base = posixpath.basename(program.rstrip("/"))
+    stem = re.sub(r"\.(py|r|sh|bash|jl|pl|rb|js|jar|exe|ipynb|m|rmd|qmd)$", "", base, flags=re.IGNORECASE)
+    if set(words(stem)) - {"py", "sh"} <= _GENERIC:
+        return role  # run.sh, main.py: the entry point of whatever the folder holds
+    folder = posixpath.basename(posixpath.dirname(program.rstrip("/")))
+    ws = set(words(folder))
+    return "aggregate" if ws & FOLDER_AGGREGATE else "experiment" if ws & FOLDER_EXPERIMENT else "unknown"
+
+
+# Folders whose programs aggregate stored results, or run the experiment (a tie-breaker for names saying nothing).
+FOLDER_AGGREGATE = {"analysis", "analyses", "analyze", "analyse", "plots", "plotting", "figures", "tables", "stats",
+                    "statistics", "postprocessing", "postprocess", "reporting", "summaries", "summary"}
+FOLDER_EXPERIMENT = {"experiments", "experiment", "benchmarks", "training", "simulation", "simulations", "fuzzing",
+                     "campaigns"}
+
+
+def _role_of_name(program: str) -> Role:
     base = posixpath.basename(program.rstrip("/"))
     stem = re.sub(r"\.(py|r|sh|bash|jl|pl|rb|js|jar|exe|ipynb|m)$", "", base, flags=re.IGNORECASE)
     ws = set(words(stem)) - {"py", "sh"}

@@ -16,6 +16,7 @@ from . import tools as T
 from .commands import Call, _program_paths, _step, compute, emit, silent
 from .context import Context
 from .model import Source
+from .packed import PYTHON_DECODERS
 from .paths import normalize, path_kind, role_of
 
 PYTHONS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipython3"}
@@ -214,6 +215,16 @@ def _module(ctx: Context, call: Call, module: str, args: list[str]) -> list[int]
 
         call.argv = ["cat"] + args
         return _display(ctx, call, "cat")
+    if module in PYTHON_DECODERS:  # `python3 -m base64 -d`: the command-line decoder of the same job
+        from .toolsteps import _display
+
+        call.argv = [PYTHON_DECODERS[module]] + args
+        return _display(ctx, call, call.argv[0])
+    if module == "gzip":
+        from .toolsteps import _unpack
+
+        call.argv = ["gzip"] + args
+        return _unpack(ctx, call, "gzip")
     if module in _NEUTRAL_MODULES or top in ("pip", "venv", "ensurepip"):
         return silent(ctx, _step(call, neutral=True, program=module))
     if top in _PAPER_MODULES:

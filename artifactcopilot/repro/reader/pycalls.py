@@ -190,6 +190,8 @@ class Calls(Invocations, Outputs):
             return None
         ref = next((self.r.path_of(a.path) for a in args if a.path), None)
         kind = path_kind(ref) if ref else "unknown"
+        if ref and kind == "results":  # the artifact's results document, not the paper: its text, as stored
+            return Val(frozenset({Orig("file", ref, how=f"{q} (text of a stored results document)")}), qual=f"{q}()")
         if kind == "data" or (self.r.ctx.in_artifact_code and kind != "paper"):
             # the artifact's own tool over its PDF data (a corpus), not the paper
             origins = frozenset({Orig("file", ref, how=q)}) if ref else frozenset()

@@ -16,6 +16,11 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
     numbers: list[str] = []
     # Labels (row names, keys) come from the same file as the values; one derived value means the file was computed on.
     derived = {o.ref for v in vals for o in v.origins if o.kind == "file" and o.derived}
+    ops: dict[str, set[str]] = {}
+    for v in vals:
+        for o in v.origins:
+            if o.kind == "file" and o.derived:
+                ops.setdefault(o.ref, set()).update(o.ops)
     for v in vals:
         # numbers combined with loaded or computed data in one value are parameters (scales, offsets, settings)
         computed = any(o.kind in ("compute", "file", "step") for o in v.origins)
@@ -23,7 +28,7 @@ def sources_of(vals: list[Val], how: str) -> list[Source]:
             if o.kind == "file":
                 kind = "paper" if path_kind(o.ref) == "paper" else "file"
                 use = "derive" if o.derived or o.ref in derived else "display"
-                out.append(Source(kind=kind, ref=o.ref, use=use, how=o.how or how))
+                out.append(Source(kind=kind, ref=o.ref, use=use, how=o.how or how, ops=sorted(ops.get(o.ref, ()))))
             elif o.kind == "literal" and not computed:
                 numbers.append(o.ref)
             elif o.kind == "text" and not computed and not o.derived:

@@ -153,7 +153,8 @@ class PyReader(Expressions):
         computing = loop_computes(node.body, counted) and not self.calls.literal_results(it) and \
             not any(o.kind in ("file", "step", "text", "paper") for o in it.origins)
         self.bind(node.target, Val(it.origins, path=it.path))
-        records = frozenset(o._replace(derived=True, how=COUNTED) for o in it.origins if o.kind in ("file", "step"))
+        records = frozenset(o._replace(derived=True, how=COUNTED, ops=o.ops | {COUNTED}) for o in it.origins
+                            if o.kind in ("file", "step"))
         self.over.append(records)  # `n += 1` in the loop counts the records it goes over
         try:
             self._loop(node, computing)

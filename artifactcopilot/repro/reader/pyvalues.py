@@ -21,6 +21,8 @@ class Orig(NamedTuple):
     ref: str
     derived: bool = False
     how: str = ""
+    ops: frozenset = frozenset()
+    """The operations that derived values from it (`mean`, `groupby`, `arithmetic`, `round`)."""
 
 
 MAX_ORIGINS = 300
@@ -43,7 +45,8 @@ class Val:
     """The result of argparse's parse_args()."""
 
     def derive(self, how: str = "") -> Val:
-        return Val(frozenset(o._replace(derived=True, how=o.how or how) if o.kind != "compute" else o
+        return Val(frozenset(o._replace(derived=True, how=o.how or how, ops=o.ops | {how} if how else o.ops)
+                             if o.kind != "compute" else o
                              for o in self.origins))
 
 

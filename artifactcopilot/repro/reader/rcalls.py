@@ -86,6 +86,14 @@ class RCalls:
         if name in ("source", "sys.source") and first:
             self.run_command(["Rscript", first], line)
             return EMPTY
+        if name in ("render", "knit", "quarto_render", "knit2html", "render_site") and first and \
+                first.lower().endswith((".rmd", ".qmd", ".ipynb")):  # the document's code runs as it is rendered
+            target = named.get("output_file") or named.get("output")
+            fmt = named.get("output_format")
+            argv = ["quarto", "render", first] + (["--output", target.path] if target and target.path else []) + \
+                (["--to", fmt.path] if fmt and fmt.path else ["--to", "md"] if name == "knit" else [])
+            self.run_command(argv, line)
+            return EMPTY
         if name in ("system", "system2", "shell") and first:
             words = [first] + [a.path for a in pos[1:] if a.path]
             if "args" in named and named["args"].path:

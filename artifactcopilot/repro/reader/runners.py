@@ -1,6 +1,7 @@
 """Notebook tools (nbconvert, papermill, jupyter execute), make, gnuplot and build/test runners as steps."""
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import replace
 
@@ -11,7 +12,8 @@ from .paths import normalize, path_kind, role_of
 from .programs import run_code
 
 BUILD_ONLY = {"build", "compile", "install", "package", "assemble", "fetch", "check", "clean", "update", "deps",
-               "dependency:resolve", "dependencies", "restore", "setup", "get", "download", "lock", "configure"}
+               "dependency:resolve", "dependencies", "restore", "setup", "get", "download", "lock", "configure", "ci",
+               "i", "add", "link", "audit", "rebuild", "prune", "config", "cache", "init", "version"}
 
 
 def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
@@ -25,12 +27,13 @@ def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
         return compute(ctx, call, " ".join(call.argv[:2]), args)
     nb = notebooks[0]
     executes = (prog in ("papermill", "runipy", "jupyter-execute") or sub == "execute"
-                or any(a == "--execute" or "ExecutePreprocessor.enabled=True" in a or a == "--inplace-execute"
+                or any(a in ("--execute", "--inplace-execute") or "ExecutePreprocessor.enabled=True" in a
                        for a in args) or (prog == "quarto" and not nb.endswith(".ipynb")))
     out = _notebook_output(prog, sub, args, nb, notebooks, call.cwd)
     if executes:
-        if out and out != "-":
-            call = replace(call, out_file=out, stdout=False, stdin=[], stdin_text=None, stdin_file=None)
+        if out and out != "-":  # the executed notebook (or its rendering) is written where the tool writes it
+            call = replace(call, out_file=_relative(out, call.cwd), stdout=False, stdin=[], stdin_text=None,
+                           stdin_file=None)
         return _executed_notebook(ctx, call, named[0], [])
     src = Source(kind="file", ref=nb, use="display", how=f"{prog} renders the stored outputs")
     step = _step(call, sources=[src], program=prog, role="display")
@@ -40,21 +43,52 @@ def _notebook(ctx: Context, call: Call, prog: str) -> list[int]:
     return silent(ctx, step)
 
 
+_FORMATS = {"markdown": ".md", "md": ".md", "gfm": ".md", "commonmark": ".md", "html": ".html", "latex": ".tex",
+            "pdf": ".pdf", "script": ".py", "python": ".py", "notebook": ".ipynb", "ipynb": ".ipynb", "rst": ".rst",
+            "asciidoc": ".asciidoc", "docx": ".docx", "md_document": ".md", "html_document": ".html",
+            "pdf_document": ".pdf", "word_document": ".docx", "github_document": ".md"}
+
+
+def _option(args: list[str], *names: str) -> str | None:
+    for i, a in enumerate(args):
+        if a in names and i + 1 < len(args):
+            return args[i + 1]
+        opt, eq, val = a.partition("=")
+        if eq and opt in names:
+            return val
+    return None
+
+
 def _notebook_output(prog: str, sub: str, args: list[str], nb: str, notebooks: list[str], cwd: str) -> str | None:
+    """Where the tool writes the notebook it executed or rendered (from the script's starting folder), `-` for its
+    stdout, None when it writes nothing. nbconvert writes next to the notebook unless told `--output-dir`; an
+    `--output` name without a suffix takes the format's."""
     if "--stdout" in args:
         return "-"
-    for i, a in enumerate(args):
-        if a in ("--output", "-o", "--output-dir") and i + 1 < len(args):
-            return normalize(args[i + 1], cwd)
-        if a.startswith("--output="):
-            return normalize(a.split("=", 1)[1], cwd)
-    if prog == "papermill" and len(notebooks) > 1:
-        return notebooks[1]
-    to = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--to"), None) or \
-        next((a.split("=", 1)[1] for a in args if a.startswith("--to=")), None)
-    ext = {"markdown": ".md", "html": ".html", "latex": ".tex", "pdf": ".pdf", "script": ".py", "python": ".py",
-           "notebook": ".nbconvert.ipynb", "rst": ".rst", "asciidoc": ".asciidoc"}.get(to or "", ".html")
-    return re.sub(r"\.ipynb$", ext, nb) if prog in ("jupyter", "jupyter-nbconvert") and sub != "execute" else None
+    if "--inplace" in args:
+        return nb
+    if prog == "papermill":
+        return notebooks[1] if len(notebooks) > 1 else None
+    if prog not in ("jupyter", "jupyter-nbconvert", "quarto") or sub == "execute":
+        return None
+    to = _option(args, "--to", "-t") or "html"
+    ext = _FORMATS.get(to, "." + to if re.fullmatch(r"\w+", to) else ".html")
+    name = _option(args, "--output", "-o")
+    folder = _option(args, "--output-dir")
+    base = normalize(folder, cwd) if folder else posixpath.dirname(nb)
+    if name:
+        name = name if posixpath.splitext(name)[1] else name + ext
+    else:
+        stem = re.sub(r"\.(ipynb|qmd|rmd)$", "", posixpath.basename(nb), flags=re.IGNORECASE)
+        name = stem + (".nbconvert.ipynb" if ext == ".ipynb" and prog != "quarto" else ext)
+    return name if name.startswith("/") else normalize(posixpath.join(base, name), "")
+
+
+def _relative(path: str, cwd: str) -> str:
+    """`path` (from the script's starting folder) as a command run in `cwd` names it."""
+    if path.startswith("/") or not cwd or cwd.startswith("/"):
+        return path
+    return posixpath.relpath(path, cwd)
 
 
 def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> list[int]:
@@ -62,8 +96,9 @@ def _executed_notebook(ctx: Context, call: Call, nb: str, args: list[str]) -> li
     found = ctx.code(normalize(nb, call.cwd))
     if found is None:
         return compute(ctx, call, nb, args)
-    inside = replace(call, cwd=rel_dir(found[0]), out_file=call.out_file and normalize(call.out_file, call.cwd),
-                     stdin=[], stdin_text=None, stdin_file=None)
+    folder = rel_dir(found[0])
+    out = call.out_file and _relative(normalize(call.out_file, call.cwd), folder)
+    inside = replace(call, cwd=folder, out_file=out, stdin=[], stdin_text=None, stdin_file=None)
     return run_code(ctx, inside, "notebook", found[1], args, where=found[0])
 
 
@@ -141,6 +176,9 @@ def _runner(ctx: Context, call: Call, prog: str) -> list[int]:
     if prog == "dvc" and sub != "repro":
         return silent(ctx, _step(call, neutral=True, program=f"dvc {sub}"))
     rest = args[args.index("--") + 1:] if "--" in args else args[1:]
+    if prog in ("npm", "yarn", "pnpm"):  # `npm run NAME`, `yarn NAME`: NAME is a script of package.json, not a file
+        subs = subs[1:2] if sub in ("run", "run-script") else subs[:1]
+        rest = args[args.index("--") + 1:] if "--" in args else []
     name = f"{prog} {' '.join(subs)}".strip()
     role = role_of("_".join(subs)) if subs else "unknown"
     if prog in ("pytest", "ctest") or sub == "test":

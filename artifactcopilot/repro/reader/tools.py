@@ -14,7 +14,7 @@ NEUTRAL = {"cd", "pushd", "popd", "mkdir", "rm", "rmdir", "touch", "chmod", "cho
            "[", "[[", "which", "type", "ulimit", "alias", "date", "nproc", "hostname", "whoami", "sync", "clear",
            "umask", "declare", "local", "readonly", "shopt", "hash", "history", "printenv", "uname", "df", "du", "free",
            "id", "git", "apt", "apt-get", "yum", "dnf", "brew", "apk", "pip", "pip3", "conda", "mamba", "micromamba",
-           "npm", "yarn", "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname",
+           "virtualenv", "deactivate", "activate", "nvidia-smi", "lscpu", "basename", "dirname",
            "realpath", "readlink", "mktemp", "seq", "kill", "pkill", "ps", "top", "getconf", "locale", "tput", "stty",
            "logger", "ldconfig", "update-alternatives", "ssh-keygen", "cmake", "autoreconf", "configure", "ninja",
            "rustup", "opam", "sdk", "jenv", "pyenv", "nvm", "sha256sum", "md5sum", "shasum", "file", "stat", "find",
@@ -50,7 +50,8 @@ INTERPRETERS = {"python", "python2", "python3", "pypy", "pypy3", "ipython", "ipy
                 "runghc", "runhaskell", "sage", "maxima", "pwsh", "Rscript.exe"}
 BUILD_RUNNERS = {"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "sbt", "ant", "lein", "cargo", "go", "dune",
                  "stack", "cabal", "dotnet", "swift", "mix", "bazel", "buck", "npx", "snakemake", "nextflow", "luigi",
-                 "pytest", "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc"}
+                 "pytest", "tox", "nox", "invoke", "inv", "just", "rake", "scons", "ctest", "dvc", "npm", "yarn",
+                 "pnpm"}
 SIMPLE_WRAPPERS = {"sudo", "time", "/usr/bin/time", "nice", "nohup", "ionice", "exec", "command", "builtin", "chronic",
                    "unbuffer", "caffeinate", "xvfb-run", "stdbuf", "numactl", "taskset", "valgrind", "strace", "perf",
                    "hyperfine", "catchsegv", "setsid", "faketime", "script", "ltrace", "firejail", "cgexec",
@@ -183,3 +184,28 @@ def base(program: str) -> str:
     if m:
         return "python3" if m.group(1) == "python" else m.group(1)
     return name
+
+
+_AWK_GROUPS = re.compile(r"\w+\[[^\]]*\$\w+[^\]]*\]\s*(\+\+|\+=)|[/(]\s*\bNR\b|\bNR\s*[-)]|\bcount\b|\bn\s*\+\+|"
+                         r"\bavg\b|\bmean\b|\blength\(")
+_JQ_GROUPS = re.compile(r"\bgroup_by\b|\blength\b|\bunique\b|\bcount\b|\bavg\b|\bmap_values\b|\breduce\b")
+_SQL_GROUPS = re.compile(r"\b(avg|count|stddev|median|group\s+by)\b", re.IGNORECASE)
+
+
+def derive_ops(tool: str, argv: list[str]) -> list[str]:
+    """What a deriving tool call does to the values it reads: `count` when it counts, groups or averages records
+    (so its input holds records, one per item), `total` when it sums a column, `arithmetic` for values computed
+    row by row (ratios, percentages, rescaling)."""
+    program = " ".join(a for a in argv[1:] if not a.startswith("-"))
+    if tool in ("awk", "gawk", "mawk", "nawk"):
+        if _AWK_GROUPS.search(program):
+            return ["count"]
+        return ["total"] if re.search(r"\w+\s*\+=\s*\$\w+", program) else ["arithmetic"]
+    if tool in ("jq", "yq"):
+        return ["count"] if _JQ_GROUPS.search(program) else ["total"] if re.search(r"\badd\b", program) else \
+            ["arithmetic"]
+    if tool in ("sqlite3", "duckdb", "q", "textql") or tool in SQL_CLIENTS:
+        return ["count"] if _SQL_GROUPS.search(program) else ["total"]
+    if tool in ("bc", "dc"):
+        return ["arithmetic"]
+    return ["count"]  # wc, uniq -c, grep -c, datamash, csvstat, mlr stats

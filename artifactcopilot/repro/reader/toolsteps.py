@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 
 from . import tools as T
 from .commands import Call, _step, compute, emit, silent
 from .context import Context
 from .literals import text_source
 from .model import Source
+from .packed import DECODER_FILES, decodes, escaped, unescape, unpacked_text
 from .paths import is_pathlike, normalize, path_kind, words
 
 
 def _echo(ctx: Context, call: Call) -> list[int]:
     args = [a for a in call.argv[1:] if not re.fullmatch(r"-[neE]+", a)]
-    text = " ".join(args).replace("\\n", "\n").replace("\\t", "\t")
-    src = text_source(text, call.argv[0])
+    text = " ".join(args)
+    how = call.argv[0]
+    if escaped(text):  # `printf '\x30\x2e\x34'`: the script's own characters, spelled as escapes
+        text, how = unescape(text), f"{how} (characters written as escapes)"
+    text = text.replace("\\n", "\n").replace("\\t", "\t")
+    src = text_source(text, how)
     sources = ([src] if src else []) + [s.model_copy(update={"use": "display"}) for s in call.stdin]
     step = _step(call, sources=sources, neutral=not sources, program=call.argv[0])
     return emit(ctx, call, step)
@@ -54,27 +60,33 @@ def named_folder(word: str) -> bool:
 
 
 def _display(ctx: Context, call: Call, prog: str) -> list[int]:
-    valued = T.TOOL_VALUE_OPTS.get(prog, set())
+    valued = T.TOOL_VALUE_OPTS.get(prog, set()) | set(DECODER_FILES.get(prog, {}))
     program_first = prog in T.PROGRAM_FIRST and not any(a in ("-e", "-f") for a in call.argv[1:])
     paths = file_args(call.argv[1:], call.cwd, ctx, valued, skip_first=program_first)
+    named = decoder_files(prog, call.argv, call.cwd)
+    paths += named["in"]
     use = "derive" if T.derives(prog, call.argv) else "display"
+    ops = T.derive_ops(prog, call.argv) if use == "derive" else []
     writes: list[str] = []
     if prog == "tee":
         writes, paths = paths, []
     if prog == "sed" and any(a.startswith("-i") for a in call.argv[1:]):
         writes = list(paths)
-    sources = [Source(kind="file", ref=p, use=use, how=prog) for p in paths]
+    writes += named["out"]
+    sources = [Source(kind="file", ref=p, use=use, how=prog, ops=ops) for p in paths]
     if prog in ("cat", "tee") and call.stdin_text is not None:
         target = call.out_file if prog == "cat" else (paths[0] if paths else None)
         if target and path_kind(normalize(target, call.cwd)) == "code":
             ctx.written_code[normalize(target, call.cwd)] = call.stdin_text
     if not paths:
-        sources = [s.model_copy(update={"use": use if use == "derive" else s.use}) for s in call.stdin]
-        if call.stdin_text is not None:
+        sources = [s.model_copy(update={"use": use, "ops": ops} if use == "derive" else {}) for s in call.stdin]
+        if call.stdin_text is not None and decodes(prog, call.argv):
+            sources.append(unpacked_text(call.stdin_text, prog))
+        elif call.stdin_text is not None:
             src = text_source(_without(call.stdin_text, ctx.given), f"{prog} of a here-document")
             sources += [src] if src else []
         if call.stdin_file:
-            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog))
+            sources.append(Source(kind="file", ref=normalize(call.stdin_file, call.cwd), use=use, how=prog, ops=ops))
     if prog in ("pandoc",) and any(path_kind(p) == "paper" for p in paths):
         ctx.reading.paper.append(f"pandoc converts {', '.join(p for p in paths if path_kind(p) == 'paper')}")
         sources = [Source(kind="paper", ref=p, how=prog) for p in paths]
@@ -139,8 +151,12 @@ def _paper(ctx: Context, call: Call, prog: str) -> list[int]:
     kind = path_kind(inputs[0]) if inputs else "unknown"
     if kind == "data" or (ctx.in_artifact_code and kind != "paper"):  # the artifact's own processing of PDF data
         return compute(ctx, call, prog, call.argv[1:])
-    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
     writes = [p for p in paths[1:] if p != "-" and path_kind(p) != "device"]
+    if kind == "results":  # the artifact's results document (`Evaluation/results.pdf`), not the paper: its text
+        src = Source(kind="file", ref=inputs[0], use="display", how=f"{prog} (text of a stored results document)")
+        step = _step(call, sources=[src], writes=writes, program=prog, role="display")
+        return emit(ctx, call, step) if not writes else silent(ctx, step)
+    ctx.reading.paper.append(f"{prog} {' '.join(inputs)}".strip())
     step = _step(call, sources=[Source(kind="paper", ref=inputs[0] if inputs else "", how=prog)], writes=writes,
                  program=prog, role="display")
     return emit(ctx, call, step) if not writes else silent(ctx, step)
@@ -174,9 +190,13 @@ def framework(ctx: Context, call: Call, prog: str, what: str) -> list[int]:
 
 def container_copy(ctx: Context, call: Call, argv: list[str]) -> list[int]:
     """`docker cp NAME:/in/container host/path` (or the other way): a copy between the two file systems."""
-    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in argv[2:] if not a.startswith("-")]
+    words_ = [a for a in argv[2:] if not a.startswith("-")]
+    paths = [a.split(":", 1)[1] if re.match(r"^[\w.-]+:/", a) else a for a in words_]
     if len(paths) < 2:
         return emit(ctx, call, _step(call, neutral=True, program="docker cp"))
+    inside = re.match(r"^([\w.-]+):/", words_[0])
+    if inside and not call.container:  # it reads in that container: what a program there wrote is there to read
+        call = replace(call, container=inside.group(1))
     sources = [Source(kind="file", ref=normalize(p, call.cwd), use="display", how="docker cp") for p in paths[:-1]]
     step = _step(call, sources=sources, writes=[normalize(paths[-1], call.cwd)], program="docker cp", role="display")
     return silent(ctx, step)
@@ -226,3 +246,13 @@ def listing(ctx: Context, call: Call, prog: str) -> list[int]:
     sources = [Source(kind="file", ref=p, use="display", how=f"{prog} (the files it lists)") for p in paths
                if path_kind(p) in ("results", "data") and p.strip("/.")]  # not `find / -name x`: a search
     return emit(ctx, call, _step(call, sources=sources, program=prog, role="display", neutral=not sources))
+
+
+def decoder_files(prog: str, argv: list[str], cwd: str) -> dict[str, list[str]]:
+    """The files a decoder is told to read and write by options (`openssl base64 -d -in a -out b`, `uudecode -o b`)."""
+    found: dict[str, list[str]] = {"in": [], "out": []}
+    opts = DECODER_FILES.get(prog, {})
+    for i, a in enumerate(argv[1:-1], 1):
+        if a in opts:
+            found[opts[a]].append(normalize(argv[i + 1], cwd))
+    return found
