@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from ...claims.paperobjects import paper_objects
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
@@ -20,13 +19,23 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
 from .fixes import diagnose, outcome_of, valid_output
-from .runsteps import Attempt, candidates, command_of, done_so_far, not_runnable, paper_ties, reduce_run, write_inputs
+from .runsteps import (
+    Attempt,
+    candidates,
+    command_of,
+    displayed_file,
+    done_so_far,
+    not_runnable,
+    paper_objects_of,
+    paper_ties,
+    reduce_run,
+    write_inputs,
+)
 
 MAX_FIXES = 4
 MAX_RUNS = 12
 PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|table|figure", re.I)
 TIMING_LINE = re.compile(r"time|elapsed|seconds|took|duration|\d\d:\d\d:\d\d|it/s|s/it", re.I)
-TEXT_FILE = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat")
 
 
 def normalized(text: str) -> str:
@@ -101,31 +110,6 @@ def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
     return res.record.ok
 
 
-def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str],
-                   cwd: str) -> tuple[str | None, list[str]]:
-    """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
-
-    Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
-    file's text is rerun in a fresh copy without that file: if the text is gone, it was displayed,
-    not computed (an artifact may legitimately ship the expected output it also computes).
-    """
-    shown = " ".join(stdout.split())
-    if len(shown) < 40:
-        return None, []
-    for rel in tools.list_files()[:3000]:
-        if not rel.lower().endswith(TEXT_FILE):
-            continue
-        text = " ".join((tools.read_file(rel, 1_000_000) or "").split())
-        if len(text) < 40 or text not in shown:
-            continue
-        if shown in text or len(text) >= 0.9 * len(shown):
-            return rel, []
-        record, out, ev = tools.verify_provenance(script if cwd in ("", ".") else f"cd {cwd} && {script}", rel, env=env)
-        if text not in " ".join(out.split()):
-            return rel, [ev.id]
-    return None, []
-
-
 def _prepare(tools: PhaseTools, steps: list[Step], deadline: Deadline, env_vars: dict) -> list[dict]:
     """Documented data preparation (unpack, decompress) before any workflow command, in documentation order."""
     done = []
@@ -196,11 +180,6 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                   _share(step, deadline, len(ordered) - n)))
     attempts += _after_their_inputs(tools, attempts, objects, plan, env_vars, deadline, state)
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
-
-
-def paper_objects_of(tools: PhaseTools) -> set[str]:
-    paper = tools.ctx.paper
-    return paper_objects([t.label or "" for t in paper.tables], paper.figures, paper.text)
 
 
 def _after_their_inputs(tools: PhaseTools, attempts: list[Attempt], objects: set[str], plan: EnvPlan, env_vars: dict,

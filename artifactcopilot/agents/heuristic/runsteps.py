@@ -6,11 +6,11 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from ...claims.paperobjects import named_objects, tied_objects
+from ...claims.paperobjects import named_objects, paper_objects, tied_objects
 from ...discovery import Step
 from ...discovery.reduce import find_reduction
 from ...interventions import Action
-from ...tools import CommandResult
+from ...tools import CommandResult, PhaseTools
 from .fixes import outcome_of, valid_output
 
 RUNNABLE_KINDS = ("workflow", "plot", "test")
@@ -18,6 +18,7 @@ PAPER_SECTION = re.compile(r"reproduc|replicat|experiment|evaluat|result|paper|t
 RESULTS_WORDS = re.compile(r"reproduc|replicat|main[ _-]?results?|paper[ _-]?results?", re.I)
 ENGINE = re.compile(r"^(sudo\s+)?(docker|docker-compose|podman|singularity|apptainer)\b")
 ENVIRONMENT_RUNNERS = ("uv", "poetry", "pipenv", "conda")
+TEXT_FILE = (".txt", ".csv", ".tsv", ".md", ".json", ".log", ".tex", ".out", ".dat")
 
 
 @dataclass
@@ -238,3 +239,33 @@ def reduce_run(tools, runner, step: Step, script: str, env: dict[str, str], cwd:
     res = runner(reduction.script, Action("reduce", reduction.script), f"{reduction.text} ({step.source})", env=env,
                  cwd=cwd, timeout=timeout)
     return reduction.script, res, reduction.text
+
+
+def paper_objects_of(tools: PhaseTools) -> set[str]:
+    paper = tools.ctx.paper
+    return paper_objects([t.label or "" for t in paper.tables], paper.figures, paper.text)
+
+
+def displayed_file(tools: PhaseTools, stdout: str, script: str, env: dict[str, str],
+                   cwd: str) -> tuple[str | None, list[str]]:
+    """The pre-existing file a run merely printed, and the provenance evidence behind that verdict.
+
+    Output that *is* a checked-in file's text is display-only. Output that *contains* a checked-in
+    file's text is rerun in a fresh copy without that file: if the text is gone, it was displayed,
+    not computed (an artifact may legitimately ship the expected output it also computes).
+    """
+    shown = " ".join(stdout.split())
+    if len(shown) < 40:
+        return None, []
+    for rel in tools.list_files()[:3000]:
+        if not rel.lower().endswith(TEXT_FILE):
+            continue
+        text = " ".join((tools.read_file(rel, 1_000_000) or "").split())
+        if len(text) < 40 or text not in shown:
+            continue
+        if shown in text or len(text) >= 0.9 * len(shown):
+            return rel, []
+        record, out, ev = tools.verify_provenance(script if cwd in ("", ".") else f"cd {cwd} && {script}", rel, env=env)
+        if text not in " ".join(out.split()):
+            return rel, [ev.id]
+    return None, []
