@@ -24,6 +24,7 @@ from ...provision import (
     missing_module,
     program_not_found,
 )
+from ...provision.context import pip_script
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
 
@@ -32,6 +33,14 @@ CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '(
 NOT_FOUND_CMD = re.compile(r"(?:^|\s)(python|pip): (?:command )?not found")
 WRITE_MISSING = re.compile(r"(?:FileNotFoundError|No such file or directory)[^\n]*?['\"]([^'\"]+)['\"]")
 ARCHIVES = (".gz", ".zip", ".tar.gz", ".tgz", ".tar", ".xz", ".bz2", ".tar.xz")
+# What code written for NumPy 1 says under NumPy 2 (NEP 50 integer overflow, names removed in 2.0, extensions built
+# against 1.x): the run needs the NumPy its authors had.
+NUMPY2 = re.compile(r"OverflowError: Python integer -?\d+ out of bounds for u?int\d+|"
+                    r"module 'numpy' has no attribute '(?:float_|complex_|NaN|NINF|PINF|Inf|infty|unicode_|string_|"
+                    r"bool8|object0|int0|uint0|float96|cfloat|longfloat|singlecomplex|product|cumproduct|alltrue|"
+                    r"sometrue|in1d|row_stack|trapz|asfarray|find_common_type|round_|msort)'|"
+                    r"compiled using NumPy 1\.x cannot be run in\s+NumPy 2|_ARRAY_API not found|"
+                    r"numpy\.core\.multiarray failed to import")
 
 
 @dataclass
@@ -78,7 +87,8 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
     if rec.timed_out:
         return None  # a hang is the artifact's problem, not a path or a variable
     text = rec.stderr + "\n" + rec.stdout
-    for check in (_missing_module, _missing_command, _python3, _documented_env, _archive, _output_folder, _moved_path):
+    for check in (_missing_module, _missing_command, _python3, _numpy2, _documented_env, _archive, _output_folder,
+                  _moved_path):
         fix = check(text, script, files, env_vars, env, plan, cwd)
         if fix is not None:
             return fix
@@ -111,6 +121,17 @@ def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     fixed = re.sub(rf"(^|\s|;|&&){word}(\s)", rf"\1{word}3\2", script)
     return (Fix(fixed, Action("version", fixed), f"'{word}' is not on this system; use '{word}3'", env)
             if fixed != script else None)
+
+
+def _numpy2(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """Code written for NumPy 1 failing under NumPy 2: install the last NumPy 1 release and run it again (I1, a
+    version choice; small numeric drift is possible)."""
+    found = NUMPY2.search(text)
+    if not found or plan is None:
+        return None
+    step = pip_script(["numpy<2"])
+    return Fix(script, Action("version", step), f"the run fails under NumPy 2 (`{found.group(0)[:80]}`): install the "
+               "last NumPy 1 release, which the code was written for", env, setup=step, network=True, program="numpy<2")
 
 
 def _documented_env(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
