@@ -19,6 +19,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from .context import HEREDOC, Context
 from .model import PIP, WORK, ProvisionStep
 from .pyversions import Minor, fmt, parse_minor
+from .reqlines import requirement_lines, text_lines
 from .tables import WHEEL_ONLY, normalize, series_for_python, wheel_ceiling
 
 _R_FLAG = re.compile(r"(?P<flag>-r|--requirement)(?P<sep>\s+|=)(?P<path>'[^']+'|\S+)")
@@ -89,7 +90,7 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
         path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
         if path.startswith(("/", "../")) or not ctx.exists(path):
             continue  # only the artifact's own requirement files (not one the review wrote in the sandbox)
-        lines, hits = _relaxed_lines(ctx, path, relaxed, 0)
+        lines, hits = _relaxed_lines(ctx, path, relaxed)
         if not hits:
             continue
         slug = re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-").lower()
@@ -128,36 +129,30 @@ def _relax_heredoc(script: str, relaxed: dict[str, Relaxed]) -> tuple[str, list[
     head, rest = script.split(opening, 1)
     body, tail = rest.split(f"\n{HEREDOC}\n", 1)
     lines, used = [], []
-    for line in body.splitlines():
-        item = _relax_line(line.strip(), relaxed)
-        lines.append(f"{item.name}=={item.series}.*" if item else line)
+    for entry in text_lines(body):
+        item = _relax_line(entry.line, relaxed)
+        lines.append(f"{item.name}=={item.series}.*" if item else entry.line)
         used += [item] if item else []
     return f"{head}{opening}" + "\n".join(lines) + f"\n{HEREDOC}\n{tail}", used
 
 
-def _relaxed_lines(ctx: Context, path: str, relaxed: dict[str, Relaxed], depth: int) -> tuple[list[str], list[Relaxed]]:
-    """The file's requirement lines with relaxed pins (included files inlined, so that nothing points back)."""
-    text = ctx.read(path)
-    if text is None or depth > 4:
-        return [], []
+def _relaxed_lines(ctx: Context, path: str, relaxed: dict[str, Relaxed]) -> tuple[list[str], list[Relaxed]]:
+    """The file's requirement lines with relaxed pins (included files of the artifact inlined, so that nothing
+    points back; an include outside the artifact is left to pip as written)."""
     lines: list[str] = []
     hits: list[Relaxed] = []
-    for raw in re.sub(r"\\\r?\n", " ", text).splitlines():
-        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
-        if include := re.match(r"^(-r|--requirement)\s*=?\s*(\S+)", line):
-            sub = posixpath.normpath(posixpath.join(posixpath.dirname(path), include.group(2)))
-            if sub.startswith(("/", "../")) or not ctx.exists(sub):
-                lines.append(line)  # outside the artifact: left to pip as written
-                continue
-            more, found = _relaxed_lines(ctx, sub, relaxed, depth + 1)
-            lines, hits = lines + more, hits + found
+    inside = lambda sub: not sub.startswith(("/", "../")) and ctx.exists(sub)  # noqa: E731
+    for entry in requirement_lines(path, ctx.read, follow=inside):
+        if entry.include is not None:
+            if not entry.followed:
+                lines.append(entry.line)
             continue
-        item = _relax_line(line, relaxed)
+        item = _relax_line(entry.line, relaxed)
         if item is not None:
             lines.append(f"{item.name}=={item.series}.*")
             hits.append(item)
-        elif line:
-            lines.append(line)
+        elif entry.line:
+            lines.append(entry.line)
     return lines, hits
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from .reqlines import MAX_DEPTH, requirement_lines
 from .tables import series_below
 
 REQ_FILE = re.compile(r"(^|/)(requirements[^/]*\.txt|requirements/[^/]+\.txt)$", re.IGNORECASE)
@@ -117,30 +118,26 @@ class RequirementsInfo:
     found: bool = True
 
 
-def read_requirements(path: str, read: Callable[[str], str | None], _depth: int = 0,
-                      _info: RequirementsInfo | None = None, _parent: str = "") -> RequirementsInfo:
-    info = _info or RequirementsInfo()
-    text = read(path)
-    if text is None:
-        info.found = info.found and _depth > 0
-        info.notes.append(f"{_parent} includes {path}, which could not be read" if _parent else
-                          f"{path} could not be read")
+def read_requirements(path: str, read: Callable[[str], str | None]) -> RequirementsInfo:
+    """What the requirement file at `path` and the files it includes ask for (`reqlines.requirement_lines`)."""
+    info = RequirementsInfo()
+    if read(path) is None:
+        info.found = False
+        info.notes.append(f"{path} could not be read")
         return info
-    folder = posixpath.dirname(path)
-    for raw in re.sub(r"\\\r?\n", " ", text).splitlines():
-        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
-        if not line:
+    for item in requirement_lines(path, read):
+        if item.include is not None:
+            if not item.followed and item.depth < MAX_DEPTH:
+                info.notes.append(f"{item.path} includes {item.include}, which could not be read")
             continue
-        if match := re.match(r"^(-r|--requirement|-c|--constraint)\s*=?\s*(\S+)", line):
-            if _depth < 4 and match.group(1) in ("-r", "--requirement"):
-                read_requirements(posixpath.normpath(posixpath.join(folder, match.group(2))), read, _depth + 1, info,
-                                  path)
+        line = item.line
+        if not line or item.constraint is not None:
             continue
         if re.match(r"^(-e|--editable)\s", line):
             line = line.split(None, 1)[1]
         if line.startswith("-"):
             continue
-        _requirement_line(line, path, info)
+        _requirement_line(line, item.path, info)
     return info
 
 
