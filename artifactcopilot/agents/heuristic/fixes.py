@@ -22,6 +22,7 @@ from ...provision import (
     fix_for_missing_command,
     fix_for_missing_module,
     missing_module,
+    module_to_distribution,
     program_not_found,
 )
 from ...provision.context import pip_script
@@ -41,6 +42,10 @@ NUMPY2 = re.compile(r"OverflowError: Python integer -?\d+ out of bounds for u?in
                     r"sometrue|in1d|row_stack|trapz|asfarray|find_common_type|round_|msort)'|"
                     r"compiled using NumPy 1\.x cannot be run in\s+NumPy 2|_ARRAY_API not found|"
                     r"numpy\.core\.multiarray failed to import")
+# A package that bundles a size-limited licence with each release (a solver on PyPI) refuses to start once that
+# release's licence date has passed: `gurobipy._exception.GurobiError: License expired 2026-11-23`.
+EXPIRED = re.compile(r"(?m)^(?P<module>[A-Za-z_]\w*)(?:\.\w+)*\.\w*(?:Error|Exception): [^\n]*\blicen[cs]e (?:has )?"
+                     r"expired\b[^\n]*", re.IGNORECASE)
 
 
 @dataclass
@@ -87,8 +92,8 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
     if rec.timed_out:
         return None  # a hang is the artifact's problem, not a path or a variable
     text = rec.stderr + "\n" + rec.stdout
-    for check in (_missing_module, _missing_command, _python3, _numpy2, _documented_env, _archive, _output_folder,
-                  _moved_path):
+    for check in (_missing_module, _missing_command, _python3, _numpy2, _expired_licence, _documented_env, _archive,
+                  _output_folder, _moved_path):
         fix = check(text, script, files, env_vars, env, plan, cwd)
         if fix is not None:
             return fix
@@ -132,6 +137,19 @@ def _numpy2(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     step = pip_script(["numpy<2"])
     return Fix(script, Action("version", step), f"the run fails under NumPy 2 (`{found.group(0)[:80]}`): install the "
                "last NumPy 1 release, which the code was written for", env, setup=step, network=True, program="numpy<2")
+
+
+def _expired_licence(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """A pip package whose bundled licence has expired: its newest release carries a current one (I1, a version
+    choice; the solver's results may differ between releases)."""
+    found = EXPIRED.search(text)
+    if not found or plan is None:
+        return None
+    dist = module_to_distribution(found.group("module"))
+    step = pip_script(["--upgrade", dist])
+    return Fix(script, Action("version", step), f"the licence bundled with the installed {dist} has expired "
+               f"(`{found.group(0)[:90]}`): install its newest release, which carries a current one", env,
+               setup=step, network=True, program=dist)
 
 
 def _documented_env(text, script, files, env_vars, env, plan, cwd) -> Fix | None:

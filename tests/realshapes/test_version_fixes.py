@@ -1,5 +1,6 @@
-"""Code written for NumPy 1 failing under NumPy 2 (an old artifact with `numpy` unpinned): the mechanical fix is the
-NumPy its authors had, installed as a logged version choice (I1), then the same command again."""
+"""Version fixes a reviewer makes when a run fails for the release installed rather than for the artifact: code
+written for NumPy 1 under NumPy 2 gets the last NumPy 1 release; a pip solver whose bundled licence expired gets its
+newest release. Each is a logged version choice (I1), then the same command again."""
 from __future__ import annotations
 
 import pytest
@@ -32,3 +33,14 @@ def test_a_numpy_2_failure_installs_numpy_1_and_runs_again(message):
 def test_other_overflows_and_attribute_errors_are_not_numpy_2():
     for message in ("OverflowError: math range error", "AttributeError: module 'numpy' has no attribute 'foo'"):
         assert diagnose(_failed(message), "python start.py", [], {}, {}, EnvPlan(python=None)) is None
+
+
+def test_a_pip_solver_whose_bundled_licence_expired_gets_its_newest_release():
+    message = ('  File "src/gurobipy/env.pxi", line 108, in gurobipy._core.Env.__init__\n'
+               "gurobipy._exception.GurobiError: License expired 2026-11-23\n")
+    fix = diagnose(_failed(message), "python reproduction/figure_12.py", [], {}, {}, EnvPlan(python=None))
+    assert fix is not None and fix.network and "--upgrade gurobipy" in fix.setup
+    assert default_classifier().classify(fix.action).level.value == "I1"
+    assert "licence bundled with the installed gurobipy has expired" in fix.purpose
+    other = "ValueError: the dataset licence must be accepted before download\n"
+    assert diagnose(_failed(other), "python x.py", [], {}, {}, EnvPlan(python=None)) is None
