@@ -53,7 +53,10 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
     reduced = None
-    if step.long and not step.quick and runner == tools.run_workflow:  # the docs call it long: reduce it first
+    # the workflow runner (D3) reduces long runs; a phase that may not run the workflow (D5's transfer runs) does not
+    # ask for it, so its scope is never tripped
+    workflow = getattr(runner, "__name__", "") == "run_workflow"
+    if step.long and not step.quick and workflow:  # the docs call it long: reduce it first
         first = reduce_run(tools, runner, step, script, env, cwd, timeout)
         if first is not None:
             script, res, reduced = first
@@ -84,7 +87,7 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout)
         runs.append(res)
     cut = outcome_of(res)
-    if reduced is None and res.record.timed_out and runner == tools.run_workflow \
+    if reduced is None and res.record.timed_out and workflow \
             and (timeout := deadline.timeout(limit)) is not None:  # cut by the budget: run it smaller
         again = reduce_run(tools, runner, step, script, env, cwd, timeout, done_so_far(cut.progress))
         if again is not None:
