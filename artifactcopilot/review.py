@@ -70,6 +70,9 @@ class ReviewRequest:
     """Replace the review already in `out` (refused unless `out` is a run directory)."""
     context_tokens: int | None = None
     """The LLM's context window in tokens (default: what the endpoint reports, or COPILOT_LLM_CONTEXT_TOKENS)."""
+    offline: bool = False
+    """No network for any step (documented downloads, installs, run-time fetches, linked repositories); a remote
+    artifact only from the download cache. The report says the review was offline."""
 
 
 def resolve_agent(req: ReviewRequest):
@@ -148,7 +151,8 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
         sandbox, sandbox_flags = resolve_sandbox(req, req.scratch)
         flags.extend(sandbox_flags)
     budget_s = req.max_minutes * 60 if req.max_minutes else REVIEW_BUDGET_S
-    options = ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts, budget_s=budget_s)
+    options = ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts, budget_s=budget_s,
+                            offline=req.offline)
     ctx = ReviewContext(store=store, paper=paper, source=req.artifact, sandbox=sandbox, flags=flags, options=options,
                         cache_dir=req.cache_dir)
     scratch = getattr(sandbox, "scratch_root", None)

@@ -31,6 +31,9 @@ class ReviewOptions:
     """Rerun a workflow to check stability only when its first run took less than this."""
     budget_s: float = REVIEW_BUDGET_S
     """Time for the artifact's commands in the whole review, shared out per phase."""
+    offline: bool = False
+    """--offline: no command gets network, linked repositories are not fetched, a remote artifact only from the
+    download cache."""
 
 
 @dataclass
