@@ -65,7 +65,7 @@ def fetch_error(text: str, timed_out: bool = False, limits: list[str] | None = N
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for words, pattern in REASONS:
         for line in reversed(lines):
-            if pattern.search(line):
+            if pattern.search(URL.sub(" ", line)):  # a host named "gone" or a path with 404 in it says nothing
                 return FetchError(words, line[:240])
     return FetchError("failed", (lines[-1] if lines else "")[:240])
 

@@ -182,3 +182,8 @@ def table_pipeline(root: Path) -> Path:
               f"| 1 | `wget -P data {DATA_URL}` | `data/latency.csv` |\n"
               "| 2 | `python3 analyse.py data/latency.csv` | Table 1 on the console |\n")
     return _write(root, readme, {"analyse.py": ANALYSE})
+
+
+def unreachable(root: Path) -> Path:
+    """The documented download names a host that cannot be reached."""
+    return documented_download(root, url=f"http://{GONE_HOST}/queue/latency.csv")

@@ -50,14 +50,15 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
             script, res, reduced = first
     if reduced is None:
         res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
-    runs, blocker = [res], None
+    runs, blocker, tried = [res], None, set()
     for _ in range(MAX_FIXES):
         if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
             break
         fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
-        if fix is None or setup_only and not fix.setup \
+        if fix is None or setup_only and not fix.setup or (fix.setup, fix.script, fix.purpose) in tried \
                 or fix.rerun_network and (tools.options.offline or runner != tools.run_workflow):
-            break
+            break  # nothing to try, or the same fix again (it changed nothing the first time)
+        tried.add((fix.setup, fix.script, fix.purpose))
         if fix.setup:
             if VENV in fix.setup and not tools.ctx.venv_ready and not _ensure_venv(tools, replay):
                 break
