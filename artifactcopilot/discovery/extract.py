@@ -186,8 +186,8 @@ class Walker:
     # ---- step tables ------------------------------------------------------------------------
     def _table(self, block: Block, before: str) -> None:
         """A table with a Command column: its commands in the table's order, each with the outputs its row states."""
-        for row in table_steps(block.rows):
-            line = block.line + 2 + row.index
+        for k, row in enumerate(table_steps(block.rows)):
+            line = block.line + 2 + row.index  # its row; it takes its place in the table's run order below
             ctx = self._context(self.source(line), self.base_cwd(), "table", before=f"{_last_para(before)}\n{row.row}")
             self.shared.blocks += 1
             ctx.block = self.shared.blocks
@@ -195,7 +195,7 @@ class Walker:
             step.outputs = [join_path(step.cwd, o) for o in row.outputs]
             if step.kind in WORK_KINDS:
                 step.mentions = tx.merge(step.mentions, tx.refs(row.row), tx.refs(before))
-            self._add(step, line)
+            self._add(step, block.line + 2 + k)
             self.out.outputs += [DocumentedOutput(path, step.mentions, self.source(line)) for path in step.outputs]
 
     # ---- code blocks ------------------------------------------------------------------------

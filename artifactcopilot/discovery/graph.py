@@ -30,6 +30,8 @@ class GraphNode:
     cwd: str
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
+    """Empty folders it makes (`mkdir`)."""
     urls: list[str] = field(default_factory=list)
     makes_unknown: bool = False
     """It writes files the command line does not name (a download script, `zenodo_get` into the current folder)."""
@@ -76,17 +78,22 @@ class StepGraph:
         return out
 
     def blocked_by(self, node: GraphNode) -> list[GraphNode]:
-        """Later steps that need what `node` makes, directly or through a step that needs it (an unpack)."""
-        made, blocked = list(node.writes), []
-        for other in self.nodes:
-            if other.order == node.order:
-                continue
-            needs = [r for r in other.reads if any(covers(w, r) for w in made)]
-            unknown = node.makes_unknown and other.missing and not any(self.producers(m) for m in other.missing)
-            if needs or unknown:
-                blocked.append(other)
-                made += other.writes
-        return blocked
+        """The other steps that need what `node` makes, directly or through a step that needs it (an unpack), in
+        documentation order."""
+        made, blocked = list(node.writes), {node.order}
+        changed = True
+        while changed:
+            changed = False
+            for other in self.nodes:
+                if other.order in blocked:
+                    continue
+                needs = any(covers(w, r) for r in other.reads for w in made)
+                unknown = node.makes_unknown and other.missing and not any(self.producers(m) for m in other.missing)
+                if needs or unknown:
+                    blocked.add(other.order)
+                    made += other.writes
+                    changed = True
+        return [n for n in self.nodes if n.order in blocked and n.order != node.order]
 
     def unproduced(self) -> list[tuple[GraphNode, str]]:
         """(step, file) for every missing input no documented step makes."""
@@ -140,8 +147,10 @@ def node_of(step: Step, files: set[str], read: Reader | None) -> GraphNode:
         io.writes = list(dict.fromkeys(io.writes + inner.writes))
         io.makes_unknown = inner.makes_unknown or not inner.writes
     missing = [r for r in io.reads if r not in files and not _is_folder(r, files)]
+    writes = list(dict.fromkeys(io.writes + [o for o in step.outputs if o not in io.writes]))
     return GraphNode(order=step.order, cmd=step.cmd, source=step.source, kind=step.kind, cwd=step.cwd,
-                     reads=io.reads, writes=io.writes, urls=io.urls, makes_unknown=io.makes_unknown, missing=missing)
+                     reads=io.reads, writes=writes, folders=io.folders, urls=io.urls, makes_unknown=io.makes_unknown,
+                     missing=missing)
 
 
 def _is_folder(path: str, files: Iterable[str]) -> bool:
@@ -167,6 +176,7 @@ def said_about(path: str, docs: list[tuple[str, str]]) -> tuple[str, str] | None
             flat = " ".join(sentence.split())
             if len(flat) > 400 or not words_.search(flat):
                 continue
-            if name in flat or (folder not in ("", ".") and re.search(rf"`?{re.escape(folder)}/?`?", flat)):
+            folder_named = folder not in ("", ".") and re.search(rf"(?<![\w/.]){re.escape(folder)}/?(?![\w./-])", flat)
+            if name in flat or folder_named:
                 return flat, doc
     return None

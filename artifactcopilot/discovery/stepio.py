@@ -33,6 +33,8 @@ class StepIO:
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
     """Files or folders the command makes (a folder: everything under it)."""
+    folders: list[str] = field(default_factory=list)
+    """Empty folders it makes (`mkdir`): it makes none of the files later put in them."""
     urls: list[str] = field(default_factory=list)
     makes_unknown: bool = False
     """It writes files whose names the command line does not give (a download script, `zenodo_get` to cwd)."""
@@ -170,7 +172,7 @@ def step_io(inner: str, kind: str, cwd: str = ".", read=None) -> StepIO:
         if _unpack(argv, cwd, io):
             continue
         if prog == "mkdir":
-            io.writes += [join(cwd, a) for a in _positional(argv[1:])]
+            io.folders += [join(cwd, a) for a in _positional(argv[1:])]
             continue
         if prog in ("cp", "mv") and len(_positional(argv[1:])) >= 2:
             args = _positional(argv[1:])

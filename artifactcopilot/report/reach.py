@@ -110,6 +110,20 @@ def said_of(path: str, packets: dict[str, PhasePacket]) -> str:
     return ""
 
 
+def with_reach(causes: list, packets: dict[str, PhasePacket], make) -> list:
+    """A dimension's causes with the fetches first: a fetch that failed or was not run comes before the missing file
+    or failed connection a run then shows (which follow from it). Without one, a missing file no documented step
+    makes gets what the documentation says of where it comes from. `make(code, blocked, next, evidence, cmd)` builds
+    a cause (report/unestablished.py's Cause)."""
+    reach = [make(*cause) for cause in reach_causes(packets)]
+    if reach:
+        return reach[:2] + [c for c in causes if c.code not in ("missing-file", "network", "absent")][:1]
+    for cause in causes:
+        if cause.code == "missing-file":
+            cause.blocked += said_of(cause.what, packets)
+    return causes
+
+
 def network_lines(network: NetworkUse) -> list[str]:
     """The report's Network section (Markdown)."""
     lines = ["## Network", ""]

@@ -20,7 +20,7 @@ from ..resources import data_dir
 from ..rubric import Rubric
 from ..sandbox.base import ARTIFACT_DIR
 from ..sandbox.commandlog import STDOUT, CommandLog, parse_log
-from .reach import reach_causes, said_of
+from .reach import with_reach
 from .reading import Reader, read_json
 
 TAIL = 6000
@@ -277,16 +277,7 @@ def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, r
 
 
 def _with_reach(causes: list[Cause], packets: dict[str, PhasePacket]) -> list[Cause]:
-    """A fetch that failed or was not run (agents/heuristic/fetch.py, acquire/union.py) comes first: the missing
-    file or the failed connection a run then shows follows from it. A file no documented step makes is said to be
-    missing, with what the documentation says of where it comes from."""
-    reach = [Cause(code, blocked, nxt, ev, cmd) for code, blocked, nxt, ev, cmd in reach_causes(packets)]
-    if reach:
-        return reach[:2] + [c for c in causes if c.code not in ("missing-file", "network", "absent")][:1]
-    for cause in causes:
-        if cause.code == "missing-file":
-            cause.blocked += said_of(cause.what, packets)
-    return causes
+    return with_reach(causes, packets, Cause)
 
 
 def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, CommandLog]]) -> str:

@@ -27,7 +27,7 @@ from ..models import CommandRecord
 from .base import ARTIFACT_DIR, CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .baseimage import SuiteImages
 from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
-from .relay import INSIDE, INSIDE_DIR, HostRelay, describe, loopback_proxy_ports
+from .relay import INSIDE, INSIDE_DIR, HostRelay, describe, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class DockerSession:
         self.image = sandbox.image
         self._oom, self._pids_max = 0, 0
         self.relay: HostRelay | None = None
-        self.relay_dir = root.parent / f"relay-{root.name}" if sandbox.proxy_ports else None
+        self.relay_dir = relay_folder() if sandbox.proxy_ports else None
         _LIVE.add(self)
         try:
             self._create(self.image)

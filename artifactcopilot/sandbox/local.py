@@ -27,7 +27,7 @@ from . import bwrap
 from .base import ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .cgroup import CommandCgroup, remove_stale, stale
 from .interpreters import host_pythons
-from .relay import HostRelay, loopback_proxy_ports
+from .relay import HostRelay, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
 from .usernet import HOST, USER_MODE, Slirp, describe_mode, local_mode
 
@@ -77,7 +77,7 @@ class LocalSession:
         if not network or mode == HOST:
             return bwrap.NetPlan(), None
         if ports and self.relay is None:
-            self.relay = HostRelay(self.env_dir.parent / f"relay-{self.env_dir.name}", ports)
+            self.relay = HostRelay(relay_folder(), ports)
         relay = (str(self.relay.folder), tuple(ports)) if self.relay else None
         if mode != USER_MODE:
             return bwrap.NetPlan(own_namespace=True, relay=relay), None

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
+import tempfile
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -105,6 +107,11 @@ def inside_proxy_env(env: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def relay_folder() -> Path:
+    """A new folder for a relay's sockets, under the system's temp folder (a unix socket's path must stay short)."""
+    return Path(tempfile.mkdtemp(prefix="copilot-relay-"))
+
+
 class HostRelay:
     """One unix socket per forwarded port in `folder`; each connection to it is piped to 127.0.0.1:port."""
 
@@ -151,6 +158,7 @@ class HostRelay:
         for port in self.ports:
             with contextlib.suppress(OSError):
                 (self.folder / f"p{port}.sock").unlink()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _pipe(a: socket.socket, b: socket.socket) -> None:

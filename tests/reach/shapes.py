@@ -187,3 +187,10 @@ def table_pipeline(root: Path) -> Path:
 def unreachable(root: Path) -> Path:
     """The documented download names a host that cannot be reached."""
     return documented_download(root, url=f"http://{GONE_HOST}/queue/latency.csv")
+
+
+def undocumented_source(root: Path) -> Path:
+    """The data comes from the authors on request: no documented step makes it."""
+    readme = (INTRO + "## Data\n\nThe measurements (`data/latency.csv`) are available from the authors on request; "
+              "they are not part of this repository.\n\n" + REPRODUCE)
+    return _write(root, readme, {"analyse.py": ANALYSE})
