@@ -24,7 +24,11 @@ LINK = re.compile(r"\bhttps?://[^\s<>()\[\]`'\"]+", re.I)
 SAYS_ELSEWHERE = re.compile(
     r"\b(code|implementation|source(?: code)?|data(?:set|sets)?|measurements|tool|scripts?|artifact|benchmark|"
     r"models?|library|framework)\b[^.\n]{0,80}\b(is|are|can be)\b[^.\n]{0,30}\b(available|hosted|located|stored|"
-    r"found|kept|maintained|published)\b|\bavailable (?:at|from|on|in)\b", re.I)
+    r"found|kept|maintained|published)\b|\bavailable (?:at|from|on|in)\b|"
+    r"\b(published|released|archived|deposited|uploaded|hosted)\b[^.\n]{0,80}\b(data(?:set|sets)?|code|archive)\b|"
+    r"\b(data(?:set|sets)?|code)\b[^.\n]{0,60}\b(on|at)\s+(zenodo|figshare|github|gitlab|osf|dataverse)\b", re.I)
+BADGE = re.compile(r"/badge/|\.(svg|png|jpe?g|gif)(\?|$)|shields\.io", re.I)
+GIT_SCP = re.compile(r"^git@([\w.\-]+):(.+?)/?$")
 PLACE = re.compile(r"\b(?:into|in|under|to)\s+(?:the\s+)?(?:folder\s+|directory\s+)?`?\.?/?([\w.\-]+)/?`?"
                    r"(?:\s+(?:folder|directory))?", re.I)
 FETCHED_BY_COMMAND = re.compile(r"\b(git\s+clone|wget|curl|gdown|zenodo_get)\b[^\n]*")
@@ -64,6 +68,8 @@ def linked_repositories(readme: str, source: str) -> list[tuple[str, str]]:
             continue
         for url in LINK.findall(sentence):
             url = url.rstrip(".,;:")
+            if BADGE.search(url):  # a badge's image, not the record it links
+                continue
             kind = location_kind(url)
             if kind is None or kind == "archive-url" and "github.com" not in url or same_place(url, source) \
                     or url in commands or any(same_place(url, u) for u, _ in out):
@@ -82,10 +88,22 @@ def _name(url: str) -> str:
     return re.sub(r"[^\w.\-]+", "-", "-".join(parts[-2:]) or (urlsplit(url).hostname or "linked"))[:60]
 
 
+def https_url(url: str) -> str:
+    """A git address as https (`git@host:owner/repo.git` -> `https://host/owner/repo.git`): the review fetches over
+    http(s) only, without the reviewer's SSH keys."""
+    scp = GIT_SCP.match(url.strip())
+    if scp:
+        return f"https://{scp.group(1)}/{scp.group(2)}"
+    if url.startswith(("ssh://", "git://")):
+        parts = urlsplit(url)
+        return f"https://{parts.hostname}{parts.path}"
+    return url
+
+
 def is_plain_git(url: str) -> bool:
     """A git URL the hosts' APIs do not cover (a lab's git server): cloned with git itself."""
     host = (urlsplit(url).hostname or "").lower()
-    return url.endswith(".git") and host not in GIT_HOSTS or url.startswith("git://")
+    return url.endswith(".git") and host not in GIT_HOSTS
 
 
 def git_clone(url: str, dest: Path, timeout: float = GIT_TIMEOUT_S) -> str:

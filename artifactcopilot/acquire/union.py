@@ -12,14 +12,14 @@ from pathlib import Path
 from ..errors import AcquisitionError
 from .download import Acquisition, acquire, list_files
 from .entry import locate_entry
-from .linked import git_clone, is_plain_git, linked_repositories, place_into, scratch, submodules
+from .linked import git_clone, https_url, is_plain_git, linked_repositories, place_into, scratch, submodules
 
 README_NAMES = ("README.md", "README", "README.rst", "README.txt", "readme.md", "Readme.md")
 
 
 def wanted(root: Path, source: str) -> list[dict]:
     """What the artifact says lives elsewhere: submodules first, then repositories its README links."""
-    out = [{"kind": "submodule", "url": url, "placed": path} for path, url in submodules(root)]
+    out = [{"kind": "submodule", "url": https_url(url), "placed": path} for path, url in submodules(root)]
     readme = next((root / n for n in README_NAMES if (root / n).is_file()), None)
     if readme is not None:
         text = readme.read_text(encoding="utf-8", errors="replace")[:500_000]

@@ -108,6 +108,11 @@ def _download(argv: list[str], cwd: str, io: StepIO) -> None:
             io.writes.append(rel(target))
         else:
             io.makes_unknown = True
+    elif prog in ("docker", "podman", "singularity", "apptainer") and len(argv) > 2 and argv[1] == "pull":
+        image = (_positional(argv[2:])[-1:] or [""])[0]
+        registry = image.split("/", 1)[0]
+        named = "/" in image and ("." in registry or ":" in registry or registry == "localhost")
+        io.urls.append(image if "://" in image else f"docker://{image if named else 'docker.io/' + image}")
     else:  # a download script, dvc, aws, rsync: what it writes is in its own text
         io.makes_unknown = True
 
