@@ -167,10 +167,11 @@ def build_graph(steps: list[Step], files: Iterable[str], read: Reader | None = N
 
 def said_about(path: str, docs: list[tuple[str, str]]) -> tuple[str, str] | None:
     """Where the documentation says a file comes from: the first sentence naming it (or its folder) together with
-    a word of obtaining it; (sentence, document) or None."""
+    a word of obtaining it, else the first sentence giving a download link; (sentence, document) or None."""
     name, folder = posixpath.basename(path), posixpath.dirname(path)
     words_ = re.compile(r"download|obtain|available|hosted|fetch|request|archive|zenodo|figshare|drive|server|"
                         r"contact|provided by|from\s+http", re.I)
+    pointer = None
     for doc, text in docs:
         for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", text):
             flat = " ".join(sentence.split())
@@ -179,4 +180,6 @@ def said_about(path: str, docs: list[tuple[str, str]]) -> tuple[str, str] | None
             folder_named = folder not in ("", ".") and re.search(rf"(?<![\w/.]){re.escape(folder)}/?(?![\w./-])", flat)
             if name in flat or folder_named:
                 return flat, doc
-    return None
+            if pointer is None and re.search(r"https?://", flat) and re.search(r"\bdownload", flat, re.I):
+                pointer = (flat, doc)  # no sentence names the file: the documentation's first download link
+    return pointer

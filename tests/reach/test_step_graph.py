@@ -110,3 +110,6 @@ def test_what_the_documentation_says_of_a_file_no_step_makes():
     assert said_about("data/latency.csv", docs) == (
         "The measurements (`data/latency.csv`) are available from the authors on request.", "README.md")
     assert said_about("data/other.csv", docs) is None
+    docs.append(("INSTALL.md", "Please use the ready-to-go [VM image (download)](https://files.lab.example/vm)."))
+    assert said_about("scripts/cpu.sh", docs) == (
+        "Please use the ready-to-go [VM image (download)](https://files.lab.example/vm).", "INSTALL.md")
