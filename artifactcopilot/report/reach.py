@@ -8,6 +8,7 @@ Read from the gate's `linked` acquisitions and D3's `reach` record (agents/heuri
 from __future__ import annotations
 
 from ..models import Fetch, NetworkUse, PhasePacket
+from ..sandbox.networds import fetch_error, host_of, urls_in
 
 OFFLINE = "the review was offline (--offline)"
 
@@ -86,7 +87,11 @@ def reach_causes(packets: dict[str, PhasePacket]) -> list[tuple[str, str, str, s
         if r.get("ok"):
             continue
         kind = "submodule" if r.get("kind") == "submodule" else "repository the documentation links"
-        text = f"the {kind} {r.get('url')} (for {r.get('placed')}/) could not be acquired: {r.get('error')}"
+        error = str(r.get("error") or "")
+        tried = next(iter(urls_in(error)), str(r.get("url") or ""))
+        words = "not fetched: " + OFFLINE if "offline" in error else f"{fetch_error(error).words} — {host_of(tried)}"
+        text = (f"the {kind} {r.get('url')} (for {r.get('placed')}/) could not be acquired: {words} "
+                f"(“{error[:200]}”)")
         nxt = (f"A reviewer with network access would fetch {r.get('url')} into {r.get('placed')}/ and rerun the "
                "workflow.")
         out.append(("linked", text, nxt, "", ""))
@@ -94,9 +99,9 @@ def reach_causes(packets: dict[str, PhasePacket]) -> list[tuple[str, str, str, s
 
 
 def _matters(record: dict) -> bool:
-    """A fetch not run matters when a later step needed it (the review's own choices, like skipping the clone of
-    the artifact itself, do not)."""
-    return bool(record.get("blocked")) or "offline" in str(record.get("why"))
+    """A fetch not run matters when a later step needed it, the review was offline or it pulls the image the
+    artifact runs in (the review's own choices, like skipping the clone of the artifact itself, do not)."""
+    return bool(record.get("blocked")) or any(w in str(record.get("why")) for w in ("offline", "container image"))
 
 
 def said_of(path: str, packets: dict[str, PhasePacket]) -> str:
