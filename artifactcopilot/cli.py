@@ -130,6 +130,10 @@ def review(
     cache_dir: Annotated[Path | None, typer.Option("--cache-dir", metavar="DIR",
                                                    help="Download cache for remote artifacts.")] = None,
     image: Annotated[str | None, typer.Option(metavar="IMAGE", help="Base image for the Docker sandbox.")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="No network for any step: documented downloads, clones "
+                                                            "and installs are not run, nor linked repositories "
+                                                            "fetched; a remote artifact comes only from the download "
+                                                            "cache. The report says the review was offline.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Plain lines, one per phase, instead of the live view.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print only report.json to stdout; no progress.")] = False,
@@ -139,7 +143,7 @@ def review(
     report.md, report.html and report.json (and the evidence) into the run directory."""
     args = ReviewArgs(paper=paper, artifact=artifact, out=out, agent=agent, sandbox=sandbox, timeout=timeout,
                       max_steps=max_steps, max_cost=max_cost, max_minutes=max_minutes, resume=resume, force=force,
-                      model=model, cache_dir=cache_dir, image=image, context_tokens=context_tokens)
+                      model=model, cache_dir=cache_dir, image=image, context_tokens=context_tokens, offline=offline)
     try:
         check_args(args)
         if artifact is None:
@@ -179,7 +183,7 @@ def _run_review(args: ReviewArgs, artifact: str, out: Path, mode: str, quiet: bo
                                     sandbox=args.sandbox, timeout_s=args.timeout, resume=args.resume, force=args.force,
                                     model=args.model, max_steps=args.max_steps, max_cost=args.max_cost,
                                     max_minutes=args.max_minutes, cache_dir=args.cache_dir, image=args.image,
-                                    context_tokens=args.context_tokens)
+                                    context_tokens=args.context_tokens, offline=args.offline)
             # Started from a script in the background, the review inherits an ignored SIGINT: Ctrl-C and kill -INT
             # still stop it.
             signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -102,6 +102,7 @@ class ReviewArgs:
     cache_dir: Path | None = None
     image: str | None = None
     context_tokens: int | None = None
+    offline: bool = False
 
 
 def check_args(a: ReviewArgs) -> None:
@@ -185,6 +186,7 @@ def resume_command(a: ReviewArgs, out: Path, used: dict | None = None) -> str:
                 ("--max-cost", _num(a.max_cost, 1.0)), ("--max-minutes", _num(a.max_minutes, None)),
                 ("--image", a.image), ("--cache-dir", a.cache_dir), ("--context-tokens", a.context_tokens)]
     args += [str(x) for flag, value in optional if value is not None for x in (flag, value)]
+    args += ["--offline"] if a.offline else []
     return shlex.join(args)
 
 

@@ -17,7 +17,7 @@ from .models import InterventionLevel
 from .resources import data_dir
 
 ACTION_KINDS = {"run", "install", "env", "version", "path_fix", "command_fix", "wait", "edit", "create_file", "prepare",
-                "evaluate", "reduce"}
+                "evaluate", "reduce", "network"}
 
 
 @dataclass(frozen=True)

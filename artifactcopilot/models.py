@@ -228,6 +228,34 @@ class Cost(Strict):
     usd: float = 0.0
 
 
+class Fetch(Strict):
+    """One fetch of something the artifact lives on elsewhere: a documented download or clone, or a submodule or
+    repository the documentation links, acquired with it."""
+
+    step: str = Field(description="The documented command, or 'submodule PATH' / 'linked repository'.")
+    source: str = Field("", description="Where the documentation gives it (doc:line), or the acquisition.")
+    url: str = Field("", description="What it fetches.")
+    host: str = Field("", description="The URL's host.")
+    final_host: str = Field("", description="The host it ended at after redirects.")
+    status: Literal["fetched", "failed", "not run"] = Field(description="What came of it.")
+    error: str = Field("", description="Why it failed or was not run, in words (unreachable, 404, login or token "
+                                       "required, quota, offline).")
+    bytes: int = Field(0, description="Bytes it wrote.")
+    sha256: str = Field("", description="Hash of the (first) file it wrote.")
+    seconds: float = Field(0.0, description="How long it took.")
+    blocked: list[str] = Field(default_factory=list, description="Later documented steps that needed what it makes.")
+    evidence: str = Field("", description="Evidence id of its record.")
+
+
+class NetworkUse(Strict):
+    """How the review used the network: the artifact's, never the reviewer's."""
+
+    offline: bool = Field(False, description="--offline: no step had network; nothing was fetched.")
+    containment: str = Field("", description="How a network-on step was contained in this sandbox (bridge network, "
+                                             "user-mode network, proxy only, or the host's network).")
+    fetches: list[Fetch] = Field(default_factory=list, description="Every documented fetch and linked acquisition.")
+
+
 class Report(Strict):
     """report.json: the contract in DESIGN.md, validated by schemas/report.schema.json."""
 
@@ -258,4 +286,7 @@ class Report(Strict):
     badges_not_established: list[str] = Field(
         default_factory=list, description="Badges not awarded only because a phase they need was not established "
                                           "(its agent failed): no verdict on the artifact, the badge is a lower bound.")
+    network: NetworkUse = Field(default_factory=NetworkUse,
+                                description="Network use: offline or not, how network-on steps were contained, and "
+                                            "every fetch with its URL, host, bytes, hash and outcome.")
     created_at: str = Field(default_factory=utcnow)

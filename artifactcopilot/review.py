@@ -70,6 +70,9 @@ class ReviewRequest:
     """Replace the review already in `out` (refused unless `out` is a run directory)."""
     context_tokens: int | None = None
     """The LLM's context window in tokens (default: what the endpoint reports, or COPILOT_LLM_CONTEXT_TOKENS)."""
+    offline: bool = False
+    """No network for any step (documented downloads, installs, run-time fetches, linked repositories); a remote
+    artifact only from the download cache. The report says the review was offline."""
 
 
 def resolve_agent(req: ReviewRequest):
@@ -147,8 +150,11 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     if sandbox is None:
         sandbox, sandbox_flags = resolve_sandbox(req, req.scratch)
         flags.extend(sandbox_flags)
+    if req.offline and not req.resume:
+        flags.add(Flag(severity="info", code="offline", message="reviewed offline (--offline): no step had network"))
     budget_s = req.max_minutes * 60 if req.max_minutes else REVIEW_BUDGET_S
-    options = ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts, budget_s=budget_s)
+    options = ReviewOptions(timeout_s=req.timeout_s, max_attempts=req.max_attempts, budget_s=budget_s,
+                            offline=req.offline)
     ctx = ReviewContext(store=store, paper=paper, source=req.artifact, sandbox=sandbox, flags=flags, options=options,
                         cache_dir=req.cache_dir)
     scratch = getattr(sandbox, "scratch_root", None)
@@ -176,9 +182,11 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
         closer.start()  # no command runs after this: the sandbox session closes while the report is written
         skipped = ctx.acquisition.skipped if ctx.acquisition else []
         link_flags = [Flag(severity="low", code="link-not-followed", message=s) for s in skipped][:20]
+        note = getattr(sandbox, "network_note", None)
         report = build_report(store, rubric, meta, agent=agent.name, sandbox=getattr(sandbox, "name", "custom"),
                               status=status, timing=clock.timing(ctx),
-                              extra_flags=flags.all() + link_flags + list(extra), cost=getattr(agent, "cost", None))
+                              extra_flags=flags.all() + link_flags + list(extra), cost=getattr(agent, "cost", None),
+                              offline=req.offline, containment=note() if callable(note) else "")
         write_reports(report, store.root, rubric)
         return report.model_dump(mode="json")
 

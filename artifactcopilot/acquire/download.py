@@ -41,6 +41,8 @@ class Acquisition:
     """Every HTTP request (and cache use) with status or error and attempt number."""
     cache_dir: str | None = None
     entry: str | None = None
+    linked: list[dict] = field(default_factory=list)
+    """Submodules and linked repositories acquired into the artifact (acquire/union.py): url, placed, ok, error."""
 
     @property
     def ok(self) -> bool:
@@ -51,7 +53,7 @@ class Acquisition:
                 "steps": self.steps, "resolution": self.resolution, "listing": self.listing[:1000],
                 "downloads": self.downloads, "requests": self.requests[:500], "cache_dir": self.cache_dir,
                 "entry": self.entry, "file_count": len(self.files), "files": self.files[:5000],
-                "skipped": self.skipped, "error": self.error}
+                "skipped": self.skipped, "error": self.error, "linked": self.linked}
 
 
 def list_files(root: Path, limit: int = 100_000) -> tuple[list[str], list[str]]:
@@ -75,12 +77,13 @@ def list_files(root: Path, limit: int = 100_000) -> tuple[list[str], list[str]]:
 
 
 def acquire(source: str, workdir: Path, limits: ExtractLimits | None = None, cache_dir: Path | None = None,
-            settings: DownloadSettings | None = None) -> Acquisition:
-    """Resolve `source` to a folder. Never raises for a bad artifact: the error is in the result."""
+            settings: DownloadSettings | None = None, offline: bool = False) -> Acquisition:
+    """Resolve `source` to a folder. Never raises for a bad artifact: the error is in the result. `offline`: a remote
+    artifact only from the download cache."""
     acq = Acquisition(source=source)
     try:
         if is_remote(source):
-            settings = settings or DownloadSettings.from_env(cache_dir)
+            settings = settings or DownloadSettings.from_env(cache_dir, offline=offline)
             acq.cache_dir = str(settings.cache_dir)
             root = _acquire_remote(source, workdir, limits, settings, acq)
         else:

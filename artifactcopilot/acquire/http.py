@@ -93,6 +93,10 @@ class HttpClient:
         return resp, recorder.hops
 
     def _retrying(self, url: str, label: str, action):
+        if self.settings.offline:
+            self.requests.append({"url": url, "error": "offline"})
+            raise AcquisitionError(f"{label}: {url} is not in the download cache and the review is offline "
+                                   "(--offline)")
         attempts = max(1, self.settings.attempts)
         for attempt in range(1, attempts + 1):
             started, self._status = time.monotonic(), None
@@ -125,8 +129,11 @@ class HttpClient:
         return min(delay, self.settings.backoff_max_s)
 
     # ---- API calls -----------------------------------------------------------------------------------
+    def _ttl(self) -> float:
+        return float("inf") if self.settings.offline else self.settings.metadata_ttl_s
+
     def get_json(self, url: str, label: str, accept: str = "application/json"):
-        cached = self.cache.get_meta(url, self.settings.metadata_ttl_s)
+        cached = self.cache.get_meta(url, self._ttl())
         if cached is not None:
             self.requests.append({"url": url, "cache": "hit"})
             return cached
@@ -147,7 +154,7 @@ class HttpClient:
 
     def redirect_target(self, url: str, label: str) -> str:
         """Where `url` redirects to (one hop, not followed) — used for DOIs."""
-        cached = self.cache.get_meta(url, self.settings.metadata_ttl_s)
+        cached = self.cache.get_meta(url, self._ttl())
         if cached:
             self.requests.append({"url": url, "cache": "hit"})
             return cached

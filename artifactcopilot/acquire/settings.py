@@ -44,6 +44,8 @@ class DownloadSettings(BaseModel):
     """How long listings and resolved refs are reused from the cache before the host is asked again."""
     max_redirects: int = 5
     """DOI and landing-page hops followed before giving up."""
+    offline: bool = False
+    """No request leaves the machine: listings and files come from the cache, whatever their age (--offline)."""
 
     @classmethod
     def from_env(cls, cache_dir: Path | None = None, **overrides) -> DownloadSettings:

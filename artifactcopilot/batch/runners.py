@@ -40,7 +40,7 @@ def read_outcome(root: Path, key: str) -> dict | None:
 
 
 def plan_jobs(rows: list[ManifestRow], root: Path, repeat: int, agent: str, timeout_s: float, redo: bool,
-              sandbox: str = "auto") -> tuple[list[Job], int]:
+              sandbox: str = "auto", offline: bool = False) -> tuple[list[Job], int]:
     """Jobs still to run (failed and missing reviews; everything with redo) and how many are skipped."""
     jobs, skipped = [], 0
     for run in range(1, repeat + 1):  # first runs of every artifact before any repetition
@@ -51,7 +51,7 @@ def plan_jobs(rows: list[ManifestRow], root: Path, repeat: int, agent: str, time
                 skipped += 1
                 continue
             jobs.append(Job(id=row.id, run=run, key=key, paper=row.paper, artifact=row.artifact, agent=agent,
-                            sandbox=sandbox, timeout_s=row.timeout or timeout_s))
+                            sandbox=sandbox, timeout_s=row.timeout or timeout_s, offline=offline))
     return jobs, skipped
 
 

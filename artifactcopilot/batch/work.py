@@ -27,6 +27,8 @@ class Job:
     """auto, docker or local, as for `copilot review`."""
     timeout_s: float = 1800.0
     max_cost: float = 1.0
+    offline: bool = False
+    """No network for any step of the review (`copilot review --offline`)."""
 
 
 def failure(kind: str, message: str, **extra) -> dict:
@@ -86,7 +88,7 @@ def run_job(job: Job, paper: str | None = None, artifact: str | None = None) -> 
         try:
             report, _ = run_review(ReviewRequest(paper=Path(paper or job.paper), artifact=artifact or job.artifact,
                                                  out=out, agent=job.agent, sandbox=job.sandbox, timeout_s=job.timeout_s,
-                                                 max_cost=job.max_cost))
+                                                 max_cost=job.max_cost, offline=job.offline))
             outcome = summarise(report)
         except Exception as exc:  # noqa: BLE001 - one broken review must never stop the batch
             outcome = failure("error", f"{type(exc).__name__}: {exc}")

@@ -133,6 +133,8 @@ def batch(
     cpus_per_review: Annotated[float, typer.Option("--cpus-per-review", metavar="N",
                                                    help="CPUs a Ray task declares.")] = 1.0,
     redo: Annotated[bool, typer.Option("--redo", help="Review again even what is already complete in --out.")] = False,
+    offline: Annotated[bool, typer.Option("--offline", help="No network for any step of any review (as "
+                                                            "`copilot review --offline`).")] = False,
 ) -> None:
     """Review every artifact of MANIFEST, then measure agreement with the human badges it gives."""
     from ..console import fail
@@ -141,7 +143,7 @@ def batch(
         _check(manifest, out, workers, repeat, engine, agent, sandbox, timeout, review_timeout, max_cost,
                cpus_per_review)
         code = _run(manifest, out, workers, engine, address, repeat, agent, sandbox, timeout, review_timeout, max_cost,
-                    cpus_per_review, redo)
+                    cpus_per_review, redo, offline)
     except KeyboardInterrupt:
         sys.stderr.write(f"interrupted; completed reviews are kept in {out} — run the same command again to resume\n")
         raise typer.Exit(130) from None
@@ -151,7 +153,7 @@ def batch(
 
 
 def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, timeout, review_timeout, max_cost, cpus,
-         redo) -> int:
+         redo, offline=False) -> int:
     from ..batch.manifest import load_manifest
     from ..batch.runners import BatchDir, job_key, plan_jobs, run_jobs, spent_usd
     from ..batch.summary import build_summary, write_summary
@@ -161,14 +163,14 @@ def _run(manifest, out, workers, engine_name, address, repeat, agent, sandbox, t
     batch_dir = BatchDir(out)
     batch_dir.open()
     try:
-        jobs, skipped = plan_jobs(rows, batch_dir.root, repeat, agent, timeout, redo, sandbox)
+        jobs, skipped = plan_jobs(rows, batch_dir.root, repeat, agent, timeout, redo, sandbox, offline)
         keep = {j.key for j in jobs}
         spent = spent_usd(batch_dir.root, [job_key(r.id, k, repeat) for r in rows for k in range(1, repeat + 1)
                                            if job_key(r.id, k, repeat) not in keep])
         atomic_write(batch_dir.root / "batch.json", json.dumps(
             {"manifest": str(Path(manifest).resolve()), "engine": engine_name,
              "address": address if engine_name == "ray" else None, "workers": workers, "repeat": repeat, "agent": agent,
-             "sandbox": sandbox, "timeout": timeout, "max_cost": max_cost}, indent=2) + "\n")
+             "sandbox": sandbox, "timeout": timeout, "max_cost": max_cost, "offline": offline}, indent=2) + "\n")
         stopped = None
         result = None
         if jobs:

@@ -27,7 +27,8 @@ TEST = re.compile(r"^(pytest|py\.test|python[\d.]*\s+-m\s+(pytest|unittest)|make
 DOWNLOAD = re.compile(r"^(wget|curl|git\s+(clone|lfs\s+pull|submodule\s+update)|gdown|kaggle|"
                       r"huggingface-cli\s+download|hf\s+download|aws\s+s3\s+(cp|sync)|gsutil\s+cp|zenodo_get|"
                       r"docker\s+pull|singularity\s+pull|apptainer\s+pull|svn\s+(checkout|co)|scp|rsync|"
-                      r"(\S*/)?download[\w\-.]*\.(sh|py))\b", _I)
+                      r"dvc\s+pull|((bash|sh|python[\d.]*)\s+)?(\S*/)?((download|fetch)[\w\-.]*|get[_-]?(data|datasets?|models?|weights)[\w\-.]*)"
+                      r"\.(sh|py))\b", _I)
 DATA = re.compile(r"^(gunzip|gzip\s+-\w*d\w*|unzip|tar\s+(-?\w*x\w*|--extract)|xz\s+-\w*d\w*|unxz|bunzip2|"
                   r"bzip2\s+-\w*d\w*|7z\s+x|7za\s+x|unrar|zstd\s+-\w*d\w*|unzstd|docker\s+cp|cat\s+[^|]*>\s*\S+|"
                   r"(\S*/)?(extract|unpack|prepare_data|unzip)[\w\-.]*\.(sh|py))\b", _I)

@@ -18,7 +18,9 @@ from .outputs import PRODUCE, format_block_output, outputs_in
 from .placeholders import block_vars, described_placeholders
 from .prose import ProseContext, find_dir, find_file, prose_commands
 from .stepbuild import WORK_KINDS, Context, build_step
+from .steptable import table_steps
 from .view import FileIndex
+from .view import join as join_path
 
 MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat|figure|table|benchmark|how to|demo|"
                         r"quick ?start|getting started|workflow|analys", re.IGNORECASE)
@@ -128,6 +130,9 @@ class Walker:
                 self._heading(block)
             elif block.kind == "para":
                 self._para(block)
+            elif block.kind == "table":
+                self._table(block, before[i])
+                continue  # a table's cells are not prose of the section
             else:
                 self._code(block, before[i], after[i])
             self.out.sections[-1].text += "\n" + block.text
@@ -177,6 +182,21 @@ class Walker:
                                                                         sentence) else None)
                 if path and len(token) > 2:
                     self.out.samples.append(SamplePointer(path, sentence, self.source(line)))
+
+    # ---- step tables ------------------------------------------------------------------------
+    def _table(self, block: Block, before: str) -> None:
+        """A table with a Command column: its commands in the table's order, each with the outputs its row states."""
+        for k, row in enumerate(table_steps(block.rows)):
+            line = block.line + 2 + row.index  # its row; it takes its place in the table's run order below
+            ctx = self._context(self.source(line), self.base_cwd(), "table", before=f"{_last_para(before)}\n{row.row}")
+            self.shared.blocks += 1
+            ctx.block = self.shared.blocks
+            step = build_step(row.cmd, ctx)
+            step.outputs = [join_path(step.cwd, o) for o in row.outputs]
+            if step.kind in WORK_KINDS:
+                step.mentions = tx.merge(step.mentions, tx.refs(row.row), tx.refs(before))
+            self._add(step, block.line + 2 + k)
+            self.out.outputs += [DocumentedOutput(path, step.mentions, self.source(line)) for path in step.outputs]
 
     # ---- code blocks ------------------------------------------------------------------------
     def _code(self, block: Block, before: str, after: str) -> None:
@@ -288,11 +308,13 @@ def _around(blocks: list[Block]) -> tuple[list[str], list[str]]:
     acc = ""
     for i, block in enumerate(blocks):
         before[i] = acc.strip()
-        acc = "" if block.kind != "para" else (acc + "\n\n" + block.text)[-CONTEXT_CHARS:]
+        if block.kind != "table":  # a table between prose and a code block does not cut the prose off
+            acc = "" if block.kind != "para" else (acc + "\n\n" + block.text)[-CONTEXT_CHARS:]
     acc = ""
     for i in range(len(blocks) - 1, -1, -1):
         after[i] = acc.strip()
-        acc = "" if blocks[i].kind != "para" else (blocks[i].text + "\n\n" + acc)[:CONTEXT_CHARS]
+        if blocks[i].kind != "table":
+            acc = "" if blocks[i].kind != "para" else (blocks[i].text + "\n\n" + acc)[:CONTEXT_CHARS]
     return before, after
 
 

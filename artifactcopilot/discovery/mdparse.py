@@ -30,7 +30,7 @@ class Span:
 @dataclass
 class Block:
     kind: str
-    """heading | para | code."""
+    """heading | para | code | table."""
     line: int
     """1-based first line in the document."""
     text: str
@@ -39,6 +39,8 @@ class Block:
     fenced: bool = False
     spans: list[Span] = field(default_factory=list)
     in_list: bool = False
+    rows: list[list[str]] = field(default_factory=list)
+    """For a table: its rows (the header first), each cell's text with inline code kept in backticks."""
 
     def line_of(self, offset: int) -> int:
         return self.line + self.text[:offset].count("\n")
@@ -144,10 +146,28 @@ def _blocks(tokens) -> list[Block]:
             info = (tok.info or "").strip().split()[0].lower() if (tok.info or "").strip() else ""
             blocks.append(Block("code", line + (1 if tok.type == "fence" else 0), tok.content, info=info,
                                 fenced=tok.type == "fence", in_list=in_list > 0))
+        elif tok.type == "table_open":
+            rows, i = _table_rows(tokens, i)
+            blocks.append(Block("table", line, "\n".join(" | ".join(r) for r in rows), rows=rows,
+                                in_list=in_list > 0))
+            continue
         elif tok.type == "html_block":
             blocks.append(Block("para", line, re.sub(r"<[^>]+>", " ", tok.content)))
         i += 1
     return blocks
+
+
+def _table_rows(tokens, i: int) -> tuple[list[list[str]], int]:
+    """The rows of the table that opens at token i, and the index after its closing token."""
+    rows: list[list[str]] = []
+    while i < len(tokens) and tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            rows.append([])
+        elif tok.type == "inline" and rows:
+            rows[-1].append(_inline(tok.children)[0].strip())
+        i += 1
+    return rows, i + 1
 
 
 def _plain_blocks(text: str) -> list[Block]:

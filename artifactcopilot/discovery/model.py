@@ -78,7 +78,7 @@ class Step(_Dict):
     block: int = 0
     """Number of the code block (or prose passage) the command came from; steps of one block share it."""
     origin: str = "fence"
-    """fence | inline | prose | makefile | script | notebook."""
+    """fence | inline | prose | table | makefile | script | notebook."""
     mentions: list[str] = field(default_factory=list)
     """Paper objects named near the command, e.g. "Table 5", "Figure 4"."""
     quick: bool = False
@@ -103,6 +103,8 @@ class Step(_Dict):
     """Other places documenting the same command."""
     notes: list[str] = field(default_factory=list)
     """What discovery adjusted or could not settle (cwd not found, script found elsewhere, ...)."""
+    outputs: list[str] = field(default_factory=list)
+    """Files the documentation states this command writes (a step table's Output column), from the artifact root."""
 
     @property
     def runnable(self) -> bool:

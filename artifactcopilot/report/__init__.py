@@ -19,6 +19,7 @@ from .confidence import assess
 from .extras import extras_for
 from .html import render_html
 from .markdown import render_markdown
+from .reach import network_use
 from .reading import Reader
 from .unestablished import not_established_words
 
@@ -27,7 +28,7 @@ SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "info": 3}
 
 def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str, sandbox: str,
                  status: str = "complete", timing: dict | None = None, cost: Cost | None = None,
-                 extra_flags: list[Flag] | None = None) -> Report:
+                 extra_flags: list[Flag] | None = None, offline: bool = False, containment: str = "") -> Report:
     packets = store.packets()
     interventions = store.interventions()
     reg = rubric.registry
@@ -53,7 +54,8 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
         dimensions=dimensions, evidence_level=level_max(levels), interventions=interventions,
         derivation=decision.trace + cross_trace, flags=flags, confidence=1.0,
         cost=cost or Cost(), timing=timing or {}, evidence=store.all(), agent_failures=failures,
-        badges_not_established=badges_not_established(decision.trace, decision.badges, failures, rubric))
+        badges_not_established=badges_not_established(decision.trace, decision.badges, failures, rubric),
+        network=network_use(packets, offline, containment))
     read = _store_reader(store)
     failure = acquisition_failure(report, read)
     return report.model_copy(update={

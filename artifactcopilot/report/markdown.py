@@ -10,6 +10,7 @@ from ..models import Report, TraceStep
 from ..rubric import Rubric
 from .extras import ReportExtras
 from .mdtext import Links, code, esc, mark, shown, table
+from .reach import network_lines
 from .sections import (
     acquisition_block,
     confidence_lines,
@@ -157,6 +158,7 @@ def render_markdown(report: Report, rubric: Rubric, extras: ReportExtras | None 
     body = (results_section(extras.tables, links, gate_failed, extras.failed) + _badges(report, rubric, links)
             + _gate(report, rubric, links) + _dimensions(report, rubric, links, extras)
             + _interventions(report, rubric, links) + _flags(report, rubric, links, extras)
+            + network_lines(report.network)
             + _bullets("Not established", report.not_established,
                        "Nothing: every fact the rubric asked for was established.")
             + _bullets("To reach the next badge", report.next_badge, "No further steps listed.")

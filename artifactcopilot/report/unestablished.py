@@ -20,6 +20,7 @@ from ..resources import data_dir
 from ..rubric import Rubric
 from ..sandbox.base import ARTIFACT_DIR
 from ..sandbox.commandlog import STDOUT, CommandLog, parse_log
+from .reach import with_reach
 from .reading import Reader, read_json
 
 TAIL = 6000
@@ -59,10 +60,13 @@ class Cause:
     evidence: str
     cmd: str = "it"
     """The command whose output showed the cause, as the report quotes it."""
+    what: str = ""
+    """The program, module or file the cause names."""
 
     def words(self) -> tuple[str, str]:
         """(what blocked, with its evidence id; what a reviewer would do)."""
-        return f"{self.blocked} ({self.evidence})", self.next.replace("{cmd}", self.cmd)
+        shown = f"{self.blocked} ({self.evidence})" if self.evidence else self.blocked
+        return shown, self.next.replace("{cmd}", self.cmd)
 
 
 @lru_cache(maxsize=1)
@@ -173,7 +177,7 @@ def _match(blocker: Blocker, logs: list[tuple[str, CommandLog]], files: frozense
         if code == "missing-file":
             code, blocked, after = _misplaced(what, log, files) or (
                 ("absolute-path", ABSOLUTE, ABSOLUTE_NEXT) if what.startswith("/") else (code, blocked, after))
-        return Cause(code, blocked.replace("{what}", what), after.replace("{what}", what), ev, _shown(log))
+        return Cause(code, blocked.replace("{what}", what), after.replace("{what}", what), ev, _shown(log), what)
     return None
 
 
@@ -264,10 +268,16 @@ def dimension_words(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, r
     if dim == "D4" and not any(_failed(log) for _, log in logs):
         return _unmapped(packet, rubric, logs)
     causes = find_causes(logs, only_failing=dim not in ("D2", "D3"), files=files) if logs else []
+    if dim == "D3":
+        causes = _with_reach(causes, packets)
     tried = _tried(logs) if logs else f"no command was run for it{_said(packet.summary)}"
     if logs and all(log.invocation == NOT_RUN for _, log in logs):
         tried = tried.replace("ran ", "found ", 1)
     return _sentence(dim, packet, rubric, tried, causes)
+
+
+def _with_reach(causes: list[Cause], packets: dict[str, PhasePacket]) -> list[Cause]:
+    return with_reach(causes, packets, Cause)
 
 
 def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, CommandLog]]) -> str:
@@ -300,8 +310,9 @@ def _upstream(dim: str, packets: dict[str, PhasePacket], rubric: Rubric, read: R
     packet = packets[dim]
     title = rubric.dimensions[dim].title if dim in rubric.dimensions else dim
     logs = _logs(_violated_evidence(workflow), read)
-    cause = find_cause(logs, files=files) if logs else None
-    why = (f"{cause.blocked} ({cause.evidence})" if cause
+    causes = _with_reach([c for c in [find_cause(logs, files=files) if logs else None] if c], packets)
+    cause = causes[0] if causes else None
+    why = (cause.words()[0] if cause
            else " ".join(workflow.summary.split())[:300].rstrip(".") or "it produced no valid output")
     score = packet.score.value if packet.score else "not scored"
     return (f"{dim} ({title}), {score}: nothing to assess without a valid run of the workflow (D3): {why}. "

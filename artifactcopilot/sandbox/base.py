@@ -207,8 +207,9 @@ def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home
            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
     if venv:
         env["VIRTUAL_ENV"] = VENV
-    if network:
-        env.update({k: v for k in PROXY_VARS if (v := os.environ.get(k))})
+    if network:  # a proxy on the host's loopback is reached inside at 127.0.0.1 (sandbox/relay.py forwards its port)
+        env.update({k: re.sub(r"//(localhost|\[::1\]):", "//127.0.0.1:", v) for k in PROXY_VARS
+                    if (v := os.environ.get(k))})
         if Path(CA_BUNDLE).is_file():
             env.update({"PIP_CERT": ca_path, "SSL_CERT_FILE": ca_path, "REQUESTS_CA_BUNDLE": ca_path})
         for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST"):

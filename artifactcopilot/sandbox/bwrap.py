@@ -30,6 +30,12 @@ INSTALL_HINT = "apt-get install bubblewrap (or bash .ci/setup-bwrap.sh), or use 
 # $1 processes, $2 data segment (KB), $3 file size (KB), $4 CPU seconds per process; no core files.
 LIMITS_WRAPPER = ('ulimit -S -H -u "$1" -d "$2" -f "$3" -t "$4" -c 0 '
                   '|| { echo "sandbox: cannot set limits" >&2; exit 125; }; shift 4; exec "$@"')
+# Inside, before the command of a network-on step with its own network: start the proxy relay (sandbox/relay.py)
+# ($1 its source, $2 the socket folder, then the ports up to "--"), then exec the command that follows.
+RELAY_LAUNCH = ('src=$1; dir=$2; shift 2; ports=""; while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do ports="$ports $1"; '
+                'shift; done; shift; py=$(command -v python3 || true); if [ -n "$py" ]; then "$py" -c "$src" "$dir" '
+                '$ports || echo "sandbox: the proxy relay did not start" >&2; else '
+                'echo "sandbox: no python3 to relay the proxy" >&2; fi; exec "$@"')
 # Run on the host before bubblewrap starts: join the command's cgroups ($1 = how many folders follow), then exec.
 CGROUP_LAUNCHER = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; '
                    'shift; n=$((n - 1)); done; exec "$@"')
@@ -103,27 +109,50 @@ def _masks(hidden: tuple[Path, ...]) -> list[str]:
     return args
 
 
+@dataclass(frozen=True)
+class NetPlan:
+    """How a network-on step gets its network (sandbox/usernet.py): its own namespace or the host's."""
+
+    own_namespace: bool = False
+    """Keep a network namespace of its own (a user-mode network is attached, or only the relayed proxy)."""
+    relay: tuple[str, tuple[int, ...]] | None = None
+    """(host folder of the relay's sockets, proxy ports) to relay in, or None."""
+    block_fd: int | None = None
+    """bubblewrap waits on this fd before running the command (until the user-mode network is up)."""
+
+
 def command_argv(bwrap: str, bash: str, layout: Layout, *, workdir: str, network: bool, limits: Limits, timeout: float,
-                 info_fd: int, cmd: str, cmd_args: tuple[str, ...] = (), cgroups: tuple[str, ...] = ()) -> list[str]:
+                 info_fd: int, cmd: str, cmd_args: tuple[str, ...] = (), cgroups: tuple[str, ...] = (),
+                 net: NetPlan | None = None) -> list[str]:
     """The full argv that runs `cmd` with bash in the sandbox, in `workdir` (relative to the artifact copy);
-    `cmd_args` become its $1, $2, ...; `cgroups` are folders bubblewrap is started in."""
+    `cmd_args` become its $1, $2, ...; `cgroups` are folders bubblewrap is started in; `net`: how a network-on
+    step gets its network (default: the host's)."""
+    from .relay import INSIDE, INSIDE_DIR
+
+    net = net or NetPlan()
     launcher = [bash, "-c", CGROUP_LAUNCHER, "launch", str(len(cgroups)), *cgroups] if cgroups else []
     args = [*launcher, bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try"]
-    if not network:
+    if not network or net.own_namespace:
         args.append("--unshare-net")
+    if network and net.block_fd is not None:
+        args += ["--block-fd", str(net.block_fd)]
     args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "artifact",
              "--info-fd", str(info_fd), "--tmpfs", "/"]
     args += _visible_system_dirs()
     args += ["--ro-bind", "/sys", "/sys", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
              "--tmpfs", "/tmp", "--dir", "/var", "--tmpfs", "/var/tmp"]
     args += _masks(layout.hidden)
-    args += ["--bind", str(layout.env), ENV_ROOT, "--dir", ARTIFACT, "--bind", str(layout.artifact), ARTIFACT,
-             "--remount-ro", "/", "--chdir", ARTIFACT if workdir in ("", ".") else f"{ARTIFACT}/{workdir}"]
+    args += ["--bind", str(layout.env), ENV_ROOT, "--dir", ARTIFACT, "--bind", str(layout.artifact), ARTIFACT]
+    relay = [] if not (network and net.relay) else [
+        bash, "-c", RELAY_LAUNCH, "relay", INSIDE, INSIDE_DIR, *(str(p) for p in net.relay[1]), "--"]
+    if relay and net.relay:
+        args += ["--dir", "/run", "--ro-bind", net.relay[0], INSIDE_DIR]
+    args += ["--remount-ro", "/", "--chdir", ARTIFACT if workdir in ("", ".") else f"{ARTIFACT}/{workdir}"]
     caps = [str(limits.max_processes), str(limits.memory_mb << 10), str(limits.max_file_mb << 10),
             str(limits.cpu_rlimit(timeout))]
     tail = ("sandbox", *cmd_args) if cmd_args else ()
-    return args + ["--", bash, "-c", LIMITS_WRAPPER, "sandbox", *caps, bash, "-c", cmd, *tail]
+    return args + ["--", bash, "-c", LIMITS_WRAPPER, "sandbox", *caps, *relay, bash, "-c", cmd, *tail]
 
 
 SELF_TEST = r"""

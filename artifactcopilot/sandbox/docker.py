@@ -27,6 +27,7 @@ from ..models import CommandRecord
 from .base import ARTIFACT_DIR, CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .baseimage import SuiteImages
 from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
+from .relay import INSIDE, INSIDE_DIR, HostRelay, describe, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
 
 if TYPE_CHECKING:
@@ -85,6 +86,8 @@ class DockerSession:
         self.container: Container | None = None
         self.image = sandbox.image
         self._oom, self._pids_max = 0, 0
+        self.relay: HostRelay | None = None
+        self.relay_dir = relay_folder() if sandbox.proxy_ports else None
         _LIVE.add(self)
         try:
             self._create(self.image)
@@ -99,11 +102,15 @@ class DockerSession:
         lim = self.limits
         bridge = self._bridge()
         self.name = f"copilot-{self.role}-{uuid.uuid4().hex[:10]}"  # known before the engine answers: removable by name
+        volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}}
+        if self.relay_dir is not None:  # the proxy relay's sockets (sandbox/relay.py), for network-on steps
+            self.relay_dir.mkdir(parents=True, exist_ok=True)
+            volumes[str(self.relay_dir)] = {"bind": INSIDE_DIR, "mode": "ro"}
         self.container = self.client.containers.create(
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
             name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
-            volumes={str(self.root): {"bind": MOUNT, "mode": "rw"}}, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
+            volumes=volumes, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
             shm_size=f"{SHM_MB}m",
             mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m",
             nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9), pids_limit=lim.max_processes,
@@ -183,6 +190,10 @@ class DockerSession:
         self.images.clear()
         _LIVE.discard(self)
         self.sandbox.forget(self)
+        if self.relay is not None:
+            self.relay.close()
+        if self.relay_dir is not None:
+            shutil.rmtree(self.relay_dir, ignore_errors=True)
         shutil.rmtree(self.root, ignore_errors=True)
 
     def set_phase(self, phase: str) -> None:
@@ -213,6 +224,21 @@ class DockerSession:
         else:
             bridge.disconnect(self.container, force=True)
 
+    def _start_relay(self) -> str:
+        """The host's loopback proxy forwarded to 127.0.0.1 inside for this step ('' or what went wrong); the relay
+        inside ends with the step's other processes."""
+        ports = self.sandbox.proxy_ports
+        if not ports or self.relay_dir is None:
+            return ""
+        if self.relay is None:
+            self.relay = HostRelay(self.relay_dir, ports)
+        try:
+            self._exec_simple(["sh", "-c", 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }; '
+                                           'exec python3 -c "$0" "$@"', INSIDE, INSIDE_DIR, *map(str, ports)])
+        except Exception as exc:  # noqa: BLE001 - the step runs without the proxy, and says so
+            return f"the proxy relay did not start ({str(exc)[:120]})"
+        return ""
+
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False, on_output=None) -> RunResult:
         _, rel, timeout, clamped, exhausted = prepare_run(self.root, cwd, cmd, timeout or self.limits.timeout_s,
@@ -221,8 +247,10 @@ class DockerSession:
             return exhausted
         before = Snapshot.take(self.root)
         networked = network and self.network_attachable
+        relay_problem = ""
         if networked:
             self._set_network(True)
+            relay_problem = self._start_relay()
         start = time.monotonic()
         try:
             env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
@@ -258,6 +286,8 @@ class DockerSession:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         if network and not networked:
             notes.append("network requested but the engine has no bridge network; ran without")
+        if relay_problem:
+            notes.append(relay_problem)
         return record_for(cmd, rel, exit_code, duration, out, err, changes, _dedupe(notes), killed=reason is not None,
                           network=networked)
 
@@ -433,6 +463,7 @@ class DockerSandbox:
         self.base_image = self.image = image or DEFAULT_IMAGE
         self.suites = SuiteImages(self.client, None if self.image.startswith(f"{BASE_REPOSITORY}:") else self.image)
         self.review = review or uuid.uuid4().hex[:12]
+        self.proxy_ports = loopback_proxy_ports()
         self.dropped_links: list[str] = []
         self._sessions: set[DockerSession] = set()
         """Open sessions, held strongly so that close() reaches a session its caller no longer references."""
@@ -487,6 +518,11 @@ class DockerSandbox:
                            scratch_outside_run=True, fresh_home=True, env_allowlist=True,
                            memory=f"container limit {self.limits.memory_mb} MB",
                            processes=f"pids limit {self.limits.max_processes}", notes=(f"image {self.image}",))
+
+    def network_note(self) -> str:
+        """How a network-on step is contained (the report says which applied)."""
+        return ("Docker's bridge network for that step only, the host's loopback services out of reach; "
+                f"{describe(self.proxy_ports)}")
 
     def forget(self, session: DockerSession) -> None:
         """A session closed: it is no longer this sandbox's to close."""

@@ -12,6 +12,7 @@ cgroup per command. Where bubblewrap cannot provide this isolation the backend r
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -26,7 +27,9 @@ from . import bwrap
 from .base import ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .cgroup import CommandCgroup, remove_stale, stale
 from .interpreters import host_pythons
+from .relay import HostRelay, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
+from .usernet import HOST, USER_MODE, Slirp, describe_mode, local_mode
 
 
 class _Info(threading.Thread):
@@ -65,6 +68,21 @@ class LocalSession:
         self.layout = bwrap.Layout(root, env_dir, sandbox.hidden)
         self.budget = PhaseBudget(self.limits.phase_budget_s)
         self._live: set[subprocess.Popen] = set()
+        self.relay: HostRelay | None = None
+
+    def _net_plan(self, network: bool) -> tuple[bwrap.NetPlan, int | None]:
+        """How this network-on step gets its network (sandbox/usernet.py), and the fd that releases it once the
+        user-mode network is up."""
+        mode, ports = self.sandbox.net_mode, self.sandbox.proxy_ports
+        if not network or mode == HOST:
+            return bwrap.NetPlan(), None
+        if ports and self.relay is None:
+            self.relay = HostRelay(relay_folder(), ports)
+        relay = (str(self.relay.folder), tuple(ports)) if self.relay else None
+        if mode != USER_MODE:
+            return bwrap.NetPlan(own_namespace=True, relay=relay), None
+        block_r, block_w = os.pipe()
+        return bwrap.NetPlan(own_namespace=True, relay=relay, block_fd=block_r), block_w
 
     def set_phase(self, phase: str) -> None:
         self.budget.set_phase(phase)
@@ -75,26 +93,39 @@ class LocalSession:
         return merged
 
     def _start(self, cmd: str, workdir: Path, rel: str, env: dict[str, str] | None, network: bool, timeout: float,
-               cgroup: CommandCgroup | None) -> tuple[subprocess.Popen, _Info]:
+               cgroup: CommandCgroup | None) -> tuple[subprocess.Popen, _Info, Slirp | None]:
         read_fd, write_fd = os.pipe()
+        net, release = self._net_plan(network)
         folders = tuple(str(f) for f in dict.fromkeys(cgroup.folders.values())) if cgroup else ()
         argv = bwrap.command_argv(self.sandbox.bwrap, self.sandbox.bash, self.layout, workdir=rel, network=network,
-                                  limits=self.limits, timeout=timeout, info_fd=write_fd, cmd=cmd, cgroups=folders)
+                                  limits=self.limits, timeout=timeout, info_fd=write_fd, cmd=cmd, cgroups=folders,
+                                  net=net)
+        passed = (write_fd,) + ((net.block_fd,) if net.block_fd is not None else ())
         try:
             # Own session: a Ctrl-C at the terminal reaches the review alone, which then ends the sandbox.
             # Working directory on the host copy: a sandbox a crashed review left is found by the reaper.
             proc = subprocess.Popen(argv, cwd=workdir, env=self._env(env, network),
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    pass_fds=(write_fd,), start_new_session=True)
+                                    pass_fds=passed, start_new_session=True)
         except BaseException:
             os.close(read_fd)
+            if release is not None:
+                os.close(release)
             raise
         finally:
-            os.close(write_fd)
+            for fd in passed:
+                os.close(fd)
         self._live.add(proc)
         info = _Info(read_fd)
         info.start()
-        return proc, info
+        slirp = None
+        if release is not None:  # the user-mode network first, then the command runs
+            pid = info.child_pid(10)
+            slirp = Slirp(pid) if pid is not None else None
+            with contextlib.suppress(OSError):
+                os.write(release, b"1")
+            os.close(release)
+        return proc, info, slirp
 
     def run(self, cmd: str, timeout: float | None = None, cwd: str = ".", env: dict[str, str] | None = None,
             network: bool = False, on_output=None) -> RunResult:
@@ -107,7 +138,7 @@ class LocalSession:
         start = time.monotonic()
         refused = ooms = 0
         try:
-            proc, info = self._start(cmd, workdir, rel, env, network, timeout, cgroup)
+            proc, info, slirp = self._start(cmd, workdir, rel, env, network, timeout, cgroup)
             out = Capture.of_pipe(proc.stdout, self.limits.output_cap_bytes, on_output)
             err = Capture.of_pipe(proc.stderr, self.limits.output_cap_bytes, on_output)
             out.start()
@@ -117,6 +148,8 @@ class LocalSession:
                 reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
             finally:
                 self._stop(proc, info)
+                if slirp is not None:
+                    slirp.stop()
         finally:
             if cgroup is not None:
                 refused, ooms = cgroup.refused_forks(), cgroup.oom_kills()
@@ -132,6 +165,8 @@ class LocalSession:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         if info.child_pid(0) is None and bytes(err.data).startswith(b"bwrap:"):
             notes.append(f"sandbox failed to start: {bytes(err.data).decode('utf-8', 'replace').splitlines()[0][:200]}")
+        if slirp is not None and not slirp.ok:
+            notes.append(f"no user-mode network: {slirp.problem}")
         return record_for(cmd, rel, proc.returncode, duration, out, err, changes, notes, killed=reason is not None,
                           network=network)
 
@@ -166,6 +201,8 @@ class LocalSession:
                 _kill(proc.pid, group=True)
             proc.wait()
         self._live.clear()
+        if self.relay is not None:
+            self.relay.close()
         shutil.rmtree(self.root, ignore_errors=True)
         shutil.rmtree(self.env_dir, ignore_errors=True)
 
@@ -199,6 +236,12 @@ class LocalSandbox:
             remove_stale()  # groups of reviews killed with SIGKILL (their sandboxes died with them)
         self.cgroups = _cgroups_work(self.limits)
         self._sessions: weakref.WeakSet[LocalSession] = weakref.WeakSet()
+        self.proxy_ports = loopback_proxy_ports()
+        self.net_mode = local_mode(self.proxy_ports)
+
+    def network_note(self) -> str:
+        """How a network-on step is contained (the report says which applied)."""
+        return describe_mode(self.net_mode, self.proxy_ports)
 
     def _new(self, workdir: Path) -> LocalSession:
         self.scratch_root.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..acquire.download import Acquisition, acquire
 from ..acquire.paper import Paper
+from ..acquire.union import acquire_linked
 from ..config import MAX_ATTEMPTS, REVIEW_BUDGET_S, TIMEOUT_S
 from ..errors import AcquisitionError
 from ..evidence import EvidenceStore
@@ -31,6 +32,9 @@ class ReviewOptions:
     """Rerun a workflow to check stability only when its first run took less than this."""
     budget_s: float = REVIEW_BUDGET_S
     """Time for the artifact's commands in the whole review, shared out per phase."""
+    offline: bool = False
+    """--offline: no command gets network, linked repositories are not fetched, a remote artifact only from the
+    download cache."""
 
 
 @dataclass
@@ -79,8 +83,11 @@ class ReviewContext:
         return self.root
 
     def acquire(self) -> Acquisition:
+        """The artifact, with what it says lives elsewhere (submodules, linked repositories) acquired into it."""
         if self.acquisition is None:
-            self.acquisition = acquire(self.source, self.store.root / "acquired", cache_dir=self.cache_dir)
+            offline, work = self.options.offline, self.store.root / "acquired"
+            self.acquisition = acquire(self.source, work, cache_dir=self.cache_dir, offline=offline)
+            acquire_linked(self.acquisition, work, self.cache_dir, offline)
         return self.acquisition
 
     def files(self) -> list[str]:

@@ -83,7 +83,7 @@ def raise_run_flags(ctx: ReviewContext, record: CommandRecord, phase: str) -> No
                            phase=phase))
 
 
-FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare", "reduce")
+FIX_KINDS = ("path_fix", "command_fix", "env", "version", "install", "wait", "prepare", "reduce", "network")
 NOTEBOOK_OUT = ".copilot/notebooks"
 """Executed copies of notebooks, inside the artifact copy (the notebook itself is never rewritten)."""
 # The runner's source is sent as is; its long lines are split across adjacent literals, not in the sent text.
@@ -174,6 +174,7 @@ class Running:
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
             intervention = log_intervention(self.ctx, self.phase, action, purpose)
         session = self._session()
+        network = network and not self.ctx.options.offline  # --offline: no step gets network
         started = time.monotonic()
         self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
         committed = set_aside_committed(self.ctx.root) if kind == "command" else None

@@ -26,6 +26,7 @@ from ...provision import (
     program_not_found,
 )
 from ...provision.context import pip_script
+from ...sandbox.networds import wants_network
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
 
@@ -61,6 +62,8 @@ class Fix:
     replay: list[dict] = field(default_factory=list)
     program: str = ""
     """The missing program the setup step installs (to name it when it cannot be had)."""
+    rerun_network: bool = False
+    """Run the command again with network (a run that downloads at run time failed without it)."""
 
     def blocker(self, setup: CommandRecord, evidence: str) -> str:
         """What a failed setup step means for the run, in words for the report."""
@@ -97,7 +100,17 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
         fix = check(text, script, files, env_vars, env, plan, cwd)
         if fix is not None:
             return fix
-    return None
+    return _runtime_network(rec, text, script, env)
+
+
+def _runtime_network(rec: CommandRecord, text: str, script: str, env: dict[str, str]) -> Fix | None:
+    """A run without network whose output shows a program that could not reach it (it downloads at run time): the
+    same command once more with network, as a reviewer would let it fetch (I1)."""
+    if rec.network or not wants_network(text):
+        return None
+    line = next((ln.strip() for ln in reversed(text.splitlines()) if wants_network(ln)), "")
+    return Fix(script, Action("network", script),
+               f"network for a run that downloads at run time (without it: “{line[:160]}”)", env, rerun_network=True)
 
 
 def _missing_module(text, script, files, env_vars, env, plan, cwd) -> Fix | None:

@@ -68,7 +68,8 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
             if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
     note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
     checklist.append(item("GC3", gc3, [rel_ev.id], note))
-    facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped, "location": location}
+    facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped, "location": location,
+             "linked": acq.linked}
     return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id, flags)
 
 

@@ -18,6 +18,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
+from .fetch import fetch_stage
 from .fixes import diagnose, outcome_of, valid_output
 from .runsteps import (
     Attempt,
@@ -62,13 +63,15 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
             script, res, reduced = first
     if reduced is None:
         res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
-    runs, blocker = [res], None
+    runs, blocker, tried = [res], None, set()
     for _ in range(MAX_FIXES):
         if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
             break
         fix = diagnose(res.record, script, tools.list_files(), env_vars, env, plan, cwd)
-        if fix is None or setup_only and not fix.setup:
-            break
+        if fix is None or setup_only and not fix.setup or (fix.setup, fix.script, fix.purpose) in tried \
+                or fix.rerun_network and (tools.options.offline or runner != tools.run_workflow):
+            break  # nothing to try, or the same fix again (it changed nothing the first time)
+        tried.add((fix.setup, fix.script, fix.purpose))
         if fix.setup:
             if VENV in fix.setup and not tools.ctx.venv_ready and not _ensure_venv(tools, replay):
                 break
@@ -84,7 +87,8 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         else:
             action = fix.action
         script, env = fix.script, fix.env
-        res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout)
+        network = {"network": True} if fix.rerun_network else {}  # a run that downloads at run time: once with network
+        res = runner(script, action, fix.purpose, env=env, cwd=cwd, timeout=timeout, **network)
         runs.append(res)
     cut = outcome_of(res)
     if reduced is None and res.record.timed_out and workflow \
@@ -113,11 +117,14 @@ def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
     return res.record.ok
 
 
-def _prepare(tools: PhaseTools, steps: list[Step], deadline: Deadline, env_vars: dict) -> list[dict]:
-    """Documented data preparation (unpack, decompress) before any workflow command, in documentation order."""
+def _prepare(tools: PhaseTools, steps: list[Step], deadline: Deadline, env_vars: dict,
+             unpacked: frozenset[int] = frozenset()) -> list[dict]:
+    """Documented data preparation (unpack, decompress) before any workflow command, in documentation order;
+    `unpacked`: the steps the fetch stage already unpacked."""
     done = []
     for step in steps:
-        if step.kind != "data" or not step.runnable or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
+        if step.kind != "data" or not step.runnable or step.order in unpacked \
+                or (timeout := deadline.timeout(tools.options.timeout_s)) is None:
             continue
         res = tools.run_workflow(step.inner, Action("run", step.cmd, documented=True),
                                  f"data preparation ({step.source})", env={**env_vars, **step.env}, cwd=step.cwd,
@@ -168,7 +175,8 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     steps, env_vars = steps_of(d1), dict(d1.facts.get("env_vars", {}))
     plan, deadline = plan_of(d2), Deadline.for_phase("D3", tools.options.budget_s)
     state: dict = {"replay": []}
-    prepared = _prepare(tools, steps, deadline, env_vars)
+    state["reach"] = reach = fetch_stage(tools, steps, deadline, env_vars)  # documented downloads, clones, unpacks
+    prepared = _prepare(tools, steps, deadline, env_vars, frozenset(u["order"] for u in reach["unpacked"] if u["ok"]))
     objects = paper_objects_of(tools)
     ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities, objects)
     attempts: list[Attempt] = []
@@ -236,7 +244,7 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
                                    EvidenceLevel.E1)
     coverage = _coverage(d1, attempts, skipped, deadline)
     facts = {"runs": [a.fact() for a in attempts if a.valid and not a.displayed], "coverage": coverage,
-             "replay": state["replay"], "run": None}
+             "replay": state["replay"], "run": None, "reach": state.get("reach")}
     all_runs = [r.evidence.id for a in attempts for r in a.runs]
     rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
     if not attempts and not runnable:
