@@ -285,12 +285,10 @@ def _unmapped(packet: PhasePacket, rubric: Rubric, logs: list[tuple[str, Command
     notes = {c.item.split(".", 1)[-1]: c.note for c in packet.checklist}
     runs = ", ".join(dict.fromkeys(_shown(log) for _, log in logs[:6])) or "the workflow"
     score = packet.score.value if packet.score else "not scored"
-    contradicted = packet.item("D4.contradicted")
-    if contradicted is not None and contradicted.status == "satisfied":
+    if (found := packet.item("D4.contradicted")) is not None and found.status == "satisfied":
         return (f"D4 ({rubric.dimensions['D4'].title}), {score}: the output of {runs} maps to the paper's results and "
-                f"contradicts them — {contradicted.note}. A reviewer would check that the run used the paper's "
-                "configuration, seeds and data version, and whether the full-scale run the paper reports gives its "
-                "values; the authors can say which settings produce the published numbers.")
+                f"contradicts them — {found.note}. A reviewer would check the run used the paper's configuration, "
+                "seeds and data version; the authors can say which settings produce the published numbers.")
     mapping = notes.get("mapping") or ""
     tables = ("the output holds none of the paper's tables" if not mapping or mapping.startswith("no paper table")
               else f"the closest paper table matched only in part ({mapping})")
