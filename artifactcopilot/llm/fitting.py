@@ -1,9 +1,11 @@
 """Fitting one conversation into the model's context window, before a call and after a context error.
 
-What goes, in order: the oldest tool outputs (each replaced by a line naming the evidence file that
-holds it), then the opening prompt re-rendered smaller (the agent's `shrink`: the paper as an index,
-earlier packets as one line each), then the tool schemas without their descriptions. Each step is
-counted on the review's caller and logged in the transcript as a `compacted` event.
+Every call keeps the answer's tokens free (`answer`: what the conversation's final tool call needs, see
+answer.py) and sends that as `max_tokens`. What goes when the conversation is too long, in order: the oldest
+tool outputs (each replaced by a line naming the evidence file that holds it), then the text of the model's
+older replies, then the opening prompt re-rendered smaller (the agent's `shrink`), then the tool schemas
+without their descriptions. Each step is counted on the review's caller and logged in the transcript as a
+`compacted` event. `share` sizes the next tool results to what is left once older outputs could go.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -20,10 +22,18 @@ from .context import ContextBudget
 from .transcript import Transcript
 
 STUB = "[output removed to fit the model's context window"
+REPLY_CHARS = 200
+"""An older reply of the model keeps this much of its text once replies are compacted."""
 EVIDENCE_REF = re.compile(r'"evidence":\s*(?:"([^"]+)"|\[([^\]]*)\])')
 OPENING_SHARE = 0.6
 """The opening (system prompt, phase prompt, tool schemas) may take this share of the prompt budget: the rest is
 room for tool outputs."""
+RESULTS_SHARE = 0.5
+"""The tool results of one reply take at most this share of the room the opening leaves."""
+SHORT_DESCRIPTION = 90
+"""Characters a tool's description keeps in a short schema (describe_tool gives all of it)."""
+TURN_TOKENS = 80
+"""Kept free beside a reply's tool results for the model's next tool call."""
 
 
 class DoesNotFit(Exception):
@@ -44,20 +54,26 @@ def _slim(node: Any) -> Any:
     return node
 
 
-def slim_schema(tool: dict) -> dict:
+def slim_schema(tool: dict, detail: int = 1) -> dict:
+    """A tool's schema with its description cut to its first sentence (detail 1) or left out (0), and its
+    arguments reduced to their names, types and enumerations."""
     fn = tool["function"]
-    first = re.split(r"(?<=[.;])\s", fn.get("description") or "", maxsplit=1)[0][:160]
-    return {"type": "function", "function": {"name": fn["name"], "description": first,
-                                             "parameters": _slim(fn.get("parameters") or {})}}
+    first = re.split(r"(?<=[.;:])\s", fn.get("description") or "", maxsplit=1)[0][:SHORT_DESCRIPTION]
+    short = {"name": fn["name"], **({"description": first} if detail > 0 else {})}
+    return {"type": "function", "function": {**short, "parameters": _slim(fn.get("parameters") or {})}}
 
 
 @dataclass
 class Fitter:
     budget: ContextBudget
     tools: Sequence[BaseTool]
+    answer: int = 512
+    """Completion tokens the conversation's answer needs (the final tool's arguments, see answer.py)."""
     shrink: Callable[[list[BaseMessage]], bool] | None = None
     """Re-renders the opening prompt smaller in place; False when it is as small as it gets."""
-    slim: bool = False
+    detail: int = 2
+    """How much of the tool schemas is sent: 2 all, 1 a sentence of description and bare arguments, 0 no
+    description."""
     local: bool = False
     """A self-hosted endpoint (a base URL is set): the completion limit goes as max_tokens too."""
     compactions: int = 0
@@ -65,39 +81,59 @@ class Fitter:
 
     def schemas(self) -> list[dict]:
         full = [convert_to_openai_tool(t) for t in self.tools]
-        return [slim_schema(t) for t in full] if self.slim else full
+        return full if self.detail >= 2 else [slim_schema(t, self.detail) for t in full]
 
     def bind(self, model, tool_choice: str | None = None):
-        """`model` with the tools bound (slim schemas once the window asks for it), made once per shape."""
-        key = (self.slim, tool_choice)
+        """`model` with the tools bound (shorter schemas once the window asks for it), made once per shape."""
+        key = (self.detail, tool_choice)
         if key not in self._bound:
             kwargs = {"tool_choice": tool_choice} if tool_choice else {}
-            self._bound[key] = model.bind_tools(self.schemas() if self.slim else list(self.tools), **kwargs)
+            self._bound[key] = model.bind_tools(self.schemas() if self.detail < 2 else list(self.tools), **kwargs)
         return self._bound[key]
 
     def count(self, messages: list[BaseMessage]) -> int:
         return self.budget.count(messages, self.schemas())
 
+    @property
+    def limit(self) -> int | None:
+        return self.budget.limit(self.answer)
+
+    def opening(self, messages: list[BaseMessage]) -> int:
+        """Tokens of the part no compaction removes: system and phase messages, tool schemas."""
+        return self.count(messages[:2])
+
     def prefit(self, messages: list[BaseMessage], transcript: Transcript) -> None:
         """The opening leaves room for tool outputs: shrink it (and the schemas) while it takes too much."""
-        limit = self.budget.limit
+        limit = self.limit
         if limit is None:
             return
         while self.count(messages) > OPENING_SHARE * limit and self._shrink_opening(messages, transcript, "opening"):
             pass
 
+    def share(self, messages: list[BaseMessage], results: int) -> int | None:
+        """Tokens each of the next `results` tool results may take: what is left of the window once the older tool
+        outputs could go, at most half of the room the opening leaves (None: the window is unknown)."""
+        limit = self.limit
+        if limit is None:
+            return None
+        kept = [m for m in messages if not isinstance(m, ToolMessage)]
+        left = limit - self.count(kept) - TURN_TOKENS * results
+        room = int((limit - self.opening(messages)) * RESULTS_SHARE)
+        return max(0, min(left, room)) // max(1, results)
+
     def fit(self, messages: list[BaseMessage], transcript: Transcript) -> dict[str, Any]:
         """Compact until the conversation fits; the request options (max_tokens) for the call."""
-        limit = self.budget.limit
-        if limit is None:
+        limit = self.limit
+        if limit is None:  # the window is unknown: the request keeps the model's own completion limit
             return {}
+        most = self.budget.reserve(self.answer)
         tokens = self.count(messages)
         while tokens > limit:
             if not self.compact(messages, transcript, f"{tokens} tokens over the {limit}-token prompt budget"):
                 raise DoesNotFit(f"{tokens} prompt tokens after every compaction; the window is {self.budget.window} "
-                                 f"tokens ({self.budget.source}), {limit} of them for the prompt")
+                                 f"tokens ({self.budget.source}), {limit} of them for the prompt and {most} for the "
+                                 "answer")
             tokens = self.count(messages)
-        most = self.budget.output_tokens(tokens)
         # sent as max_completion_tokens by the client; local servers that read only max_tokens get it too
         return {"max_tokens": most, "extra_body": {"max_tokens": most}} if self.local else {"max_tokens": most}
 
@@ -113,14 +149,18 @@ class Fitter:
                 where = pointer(m.content)
                 messages[i] = m.model_copy(update={"content": f"{STUB}; the full output is in {where}]"})
                 return self._logged(transcript, "tool-output", why, where=where, message=i)
+        for i, m in enumerate(messages[2:-1], start=2):  # the model's older replies: their text, not their calls
+            if isinstance(m, AIMessage) and isinstance(m.content, str) and len(m.content) > REPLY_CHARS + 40:
+                messages[i] = m.model_copy(update={"content": m.content[:REPLY_CHARS] + " [... reply cut]"})
+                return self._logged(transcript, "reply-text", why, message=i)
         return self._shrink_opening(messages, transcript, why)
 
     def _shrink_opening(self, messages: list[BaseMessage], transcript: Transcript, why: str) -> bool:
         if self.shrink is not None and self.shrink(messages):
             return self._logged(transcript, "opening-prompt", why)
-        if not self.slim:
-            self.slim = True
-            return self._logged(transcript, "tool-schemas", why)
+        if self.detail > 0:
+            self.detail -= 1
+            return self._logged(transcript, "tool-schemas", why, detail=self.detail)
         return False
 
     def _logged(self, transcript: Transcript, what: str, why: str, **extra: Any) -> bool:

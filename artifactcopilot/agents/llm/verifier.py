@@ -29,7 +29,7 @@ from ...skills import Skill
 from ...verifier import CLAIM_FACTS, UNAVAILABLE, claims_above, grounding_problems
 from ...verifier.checker import CheckResult
 from ...verifier.grounding import cited_ids
-from .toolbox import data
+from .inert import data
 
 EVIDENCE_CHARS = 6000
 

@@ -1,0 +1,117 @@
+"""Tools that bring the phase's context into a small window on request, in pages: the paper, the rubric, earlier
+phases' packets, evidence already recorded, and the full description of another tool.
+
+A mixin of `LLMToolbox` (toolbox.py). The opening prompt names these sources in a line each; what the model
+reads of them comes page by page (`offset`), sized to what is left of the window (llm/paging.py). The paper's
+table values stay hidden wherever they appear, as in the opening: the comparison tool checks them.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...tables.render import hide_numbers
+
+if TYPE_CHECKING:
+    from ...llm.paging import Pager
+    from ...models import PhasePacket
+    from ...rubric import Rubric
+    from ...tools import PhaseTools
+
+CONTEXT_TOOLS = ("read_paper", "read_rubric", "earlier_packet", "read_evidence", "describe_tool")
+"""Granted in every phase, whatever its Tool Scope: they read only what the phase may already know."""
+
+
+class ContextTools:
+    """Mixed into LLMToolbox: expects `tools`, `phase`, `rubric`, `packets`, `pager`, `out`, `_wrap`, `_described`."""
+
+    tools: PhaseTools
+    phase: str
+    rubric: Rubric
+    packets: dict[str, PhasePacket]
+    pager: Pager
+    if TYPE_CHECKING:  # defined by LLMToolbox
+        @staticmethod
+        def out(**fields: Any) -> str: ...
+        @staticmethod
+        def _wrap(text: str) -> str: ...
+        def _described(self) -> dict[str, dict]: ...
+
+    def _paged(self, text: str, offset: int, **fields: Any) -> str:
+        page, after = self.pager.page(text, offset)
+        more = {"next_offset": after, "hint": "call again with offset=next_offset for the next page"} if after else {}
+        return self.out(**fields, chars=len(text), offset=offset, **more, text=self._wrap(page))
+
+    def _hidden(self, text: str) -> str:
+        return hide_numbers(text, list(getattr(self.tools.paper, "tables", [])))
+
+    def read_paper(self, section: str = "", offset: int = 0) -> str:
+        paper = self.tools.paper
+        if not section:
+            return self._paged(self._hidden(paper.text), offset, section="the whole paper")
+        wanted = section.strip().lower()
+        for sec in paper.sections:
+            title = sec.title.strip().lower()
+            if title == wanted or title.startswith(wanted + " ") or (len(wanted) > 3 and wanted in title):
+                return self._paged(self._hidden(sec.text), offset, section=sec.title)
+        titles = [s.title for s in paper.sections][:40]
+        return self.out(error=f"no section '{section}'", sections=titles)
+
+    def read_rubric(self, item: str = "") -> str:
+        if item:
+            text = self._item_text(item)
+            if text is None:
+                return self.out(error=f"'{item}' is not a {self.phase} checklist item",
+                                items=self.rubric.phase_items(self.phase))
+            return self.out(item=item, text=text)
+        return self._paged(self._levels(), 0, phase=self.phase)
+
+    def _item_text(self, item: str) -> str | None:
+        if self.phase == self.rubric.registry.gate_phase:
+            spec = self.rubric.gate.get(item)
+            return f"{spec.get('title', '')}: {spec.get('criterion', spec.get('text', ''))}" if spec else None
+        dim = self.rubric.dimensions.get(self.phase)
+        return dim.items.get(item) if dim else None
+
+    def _levels(self) -> str:
+        """What each score means and needs (the gate: what each check needs)."""
+        if self.phase == self.rubric.registry.gate_phase:
+            return "\n".join(f"{gc}: {self._item_text(gc)}" for gc in self.rubric.registry.gate_checks)
+        dim = self.rubric.dimensions.get(self.phase)
+        if dim is None:
+            return ""
+        lines = [f"{dim.id} {dim.title}"] + [f"{lv}: {text}" for lv, text in dim.criteria.items()]
+        for lv, rule in dim.levels.items():
+            need = list(rule.all_of) + ([f"at least {rule.at_least[0]} of {', '.join(rule.at_least[1])}"]
+                                        if rule.at_least else [])
+            lines.append(f"{lv} needs: {'; '.join(need + [c.text for c in rule.facts])}")
+        return "\n".join(lines)
+
+    def earlier_packet(self, phase: str, offset: int = 0) -> str:
+        packet = self.packets.get(phase.strip())
+        if packet is None:
+            return self.out(error=f"no committed packet of phase '{phase}'", committed=list(self.packets))
+        body = {"score": packet.score.value if packet.score else None, "gate": packet.gate or None,
+                "evidence": packet.evidence, "facts": packet.facts, "summary": packet.summary,
+                "not_established": packet.agent_failure if not packet.reviewed_by else None}
+        text = json.dumps({k: v for k, v in body.items() if v not in (None, [], {}, "")}, ensure_ascii=False,
+                          default=str, indent=0)
+        return self._paged(self._hidden(text), offset, phase=phase)
+
+    def read_evidence(self, evidence_id: str, offset: int = 0) -> str:
+        store = self.tools.store
+        record = store.get(evidence_id.strip())
+        if record is None:
+            return self.out(error=f"no evidence '{evidence_id}' in this review")
+        return self._paged(self._hidden(store.read(record.id)), offset, evidence=record.id, kind=record.kind,
+                           summary=record.summary)
+
+    def describe_tool(self, name: str) -> str:
+        described = self._described()
+        if name not in described:
+            return self.out(error=f"'{name}' is not a tool of this phase", tools=sorted(described))
+        spec = described[name]
+        text = json.dumps(spec.get("parameters") or {}, ensure_ascii=False, separators=(",", ":"))
+        page, _ = self.pager.page(re.sub(r'"title":"[^"]*",?', "", text), 0)
+        return self.out(name=name, description=spec.get("description", ""), arguments=page)
