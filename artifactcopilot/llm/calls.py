@@ -51,10 +51,11 @@ class ModelCaller:
         return left is not None and bool(self.durations) and left < 2 * max(self.durations[-3:])
 
     def invoke(self, runnable, messages: list[BaseMessage], transcript: Transcript, sent: int = 0,
-               **options: Any) -> AIMessage:
-        """Call the model with `messages`; messages[sent:] are new since the last call and are logged. `options`
-        go with the request (e.g. max_tokens fitted to the window)."""
-        transcript.write("prompt", messages=[message_record(m) for m in messages[sent:]])
+               counted: int | None = None, **options: Any) -> AIMessage:
+        """Call the model with `messages`; messages[sent:] are new since the last call and are logged, with the
+        prompt's tokens as `counted` when the window is known. `options` go with the request (e.g. max_tokens)."""
+        sizes = {"tokens": counted, "max_tokens": options.get("max_tokens")} if counted is not None else {}
+        transcript.write("prompt", messages=[message_record(m) for m in messages[sent:]], **sizes)
 
         def on_retry(n: int, exc: BaseException, delay: float) -> None:
             transcript.write(

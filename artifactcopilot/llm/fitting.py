@@ -1,11 +1,13 @@
 """Fitting one conversation into the model's context window, before a call and after a context error.
 
 Every call keeps the answer's tokens free (`answer`: what the conversation's final tool call needs, see
-answer.py) and sends that as `max_tokens`. What goes when the conversation is too long, in order: the oldest
-tool outputs (each replaced by a line naming the evidence file that holds it), then the text of the model's
-older replies, then the opening prompt re-rendered smaller (the agent's `shrink`), then the tool schemas
-without their descriptions. Each step is counted on the review's caller and logged in the transcript as a
-`compacted` event. `share` sizes the next tool results to what is left once older outputs could go.
+answer.py) and sends that as `max_tokens`. What goes when the conversation is too long, in order
+(compaction.py): the oldest tool outputs (each replaced by a line naming the evidence file that holds it), the
+text and long arguments of the model's older replies, older notes of the review, then older exchanges folded
+into a line each of the opening message, then the opening prompt re-rendered smaller (the agent's `shrink`),
+then the tool schemas with less description. Each step is counted on the review's caller and logged in the
+transcript as a `compacted` event. `share` sizes the next tool results to what is left once older outputs
+could go.
 """
 from __future__ import annotations
 
@@ -14,36 +16,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from .compaction import cut_note, cut_reply, fold_exchange, pointer, stub_output, with_folded
 from .context import ContextBudget
 from .transcript import Transcript
 
-STUB = "[output removed to fit the model's context window"
-REPLY_CHARS = 200
-"""An older reply of the model keeps this much of its text once replies are compacted."""
-EVIDENCE_REF = re.compile(r'"evidence":\s*(?:"([^"]+)"|\[([^\]]*)\])')
 OPENING_SHARE = 0.6
 """The opening (system prompt, phase prompt, tool schemas) may take this share of the prompt budget: the rest is
 room for tool outputs."""
 RESULTS_SHARE = 0.5
 """The tool results of one reply take at most this share of the room the opening leaves."""
 SHORT_DESCRIPTION = 90
-"""Characters a tool's description keeps in a short schema (describe_tool gives all of it)."""
+"""Characters a tool's description keeps in a short schema (an `explain` tool can give all of it)."""
 TURN_TOKENS = 80
 """Kept free beside a reply's tool results for the model's next tool call."""
 
 
 class DoesNotFit(Exception):
     """Nothing more can be removed and the conversation still exceeds the window."""
-
-
-def pointer(text: str) -> str:
-    ids = [a or b.replace('"', "").strip() for a, b in EVIDENCE_REF.findall(text)]
-    ids = [i for i in ids if i]
-    return f"evidence {', '.join(ids[:4])}" if ids else "this phase's transcript"
 
 
 def _slim(node: Any) -> Any:
@@ -77,6 +70,11 @@ class Fitter:
     local: bool = False
     """A self-hosted endpoint (a base URL is set): the completion limit goes as max_tokens too."""
     compactions: int = 0
+    counted: int | None = None
+    """Prompt tokens of the last fitted conversation, as counted here (None: the window is unknown)."""
+    folded: list[str] = field(default_factory=list)
+    """One line per older exchange folded into the opening message."""
+    _opening: str | None = field(default=None, repr=False)
     _bound: dict = field(default_factory=dict, repr=False)
 
     def schemas(self) -> list[dict]:
@@ -134,6 +132,7 @@ class Fitter:
                                  f"tokens ({self.budget.source}), {limit} of them for the prompt and {most} for the "
                                  "answer")
             tokens = self.count(messages)
+        self.counted = tokens
         # sent as max_completion_tokens by the client; local servers that read only max_tokens get it too
         return {"max_tokens": most, "extra_body": {"max_tokens": most}} if self.local else {"max_tokens": most}
 
@@ -144,19 +143,24 @@ class Fitter:
         return self.compact(messages, transcript, "the endpoint refused the prompt as too long")
 
     def compact(self, messages: list[BaseMessage], transcript: Transcript, why: str) -> bool:
-        for i, m in enumerate(messages):
-            if isinstance(m, ToolMessage) and isinstance(m.content, str) and not m.content.startswith(STUB):
-                where = pointer(m.content)
-                messages[i] = m.model_copy(update={"content": f"{STUB}; the full output is in {where}]"})
-                return self._logged(transcript, "tool-output", why, where=where, message=i)
-        for i, m in enumerate(messages[2:-1], start=2):  # the model's older replies: their text, not their calls
-            if isinstance(m, AIMessage) and isinstance(m.content, str) and len(m.content) > REPLY_CHARS + 40:
-                messages[i] = m.model_copy(update={"content": m.content[:REPLY_CHARS] + " [... reply cut]"})
-                return self._logged(transcript, "reply-text", why, message=i)
+        if (i := stub_output(messages)) is not None:
+            return self._logged(transcript, "tool-output", why, where=pointer(str(messages[i].content)), message=i)
+        if (i := cut_reply(messages)) is not None:
+            return self._logged(transcript, "reply", why, message=i)
+        if (i := cut_note(messages)) is not None:
+            return self._logged(transcript, "note", why, message=i)
+        if len(messages) > 1 and isinstance(messages[1].content, str):
+            self._opening = self._opening or messages[1].content
+            if (i := fold_exchange(messages, self.folded)) is not None:
+                messages[1] = HumanMessage(with_folded(self._opening, self.folded))
+                return self._logged(transcript, "exchange", why, message=i)
         return self._shrink_opening(messages, transcript, why)
 
     def _shrink_opening(self, messages: list[BaseMessage], transcript: Transcript, why: str) -> bool:
         if self.shrink is not None and self.shrink(messages):
+            if self.folded and isinstance(messages[1].content, str):  # the folded lines stay under the new opening
+                self._opening = messages[1].content
+                messages[1] = HumanMessage(with_folded(self._opening, self.folded))
             return self._logged(transcript, "opening-prompt", why)
         if self.detail > 0:
             self.detail -= 1

@@ -27,9 +27,10 @@ from ..errors import CopilotError
 from .answer import answer_tokens
 from .calls import ModelCaller, UnparsableResponse
 from .clock import OutOfTime
+from .compaction import pointer
 from .context import is_context_error
 from .cost import usage_of
-from .fitting import DoesNotFit, Fitter, pointer
+from .fitting import DoesNotFit, Fitter
 from .paging import Pager
 from .transcript import Transcript
 
@@ -73,7 +74,7 @@ class ToolLoop:
     """Sizes tool results to the window; the tools that page read the same object."""
     detail: int = 2
     """How much of the tool schemas is sent from the start: 2 all, 1 a sentence and bare argument types (the rest
-    on request, e.g. through a `describe_tool` tool), 0 no description (see fitting.py)."""
+    on request, e.g. through an `explain` tool), 0 no description (see fitting.py)."""
     final_called: bool = field(default=False, init=False)
     compactions: int = field(default=0, init=False)
 
@@ -101,7 +102,7 @@ class ToolLoop:
                 runnable = fitter.bind(self.model, self.final if last else None)
                 try:
                     options = fitter.fit(messages, transcript)
-                    reply = self.caller.invoke(runnable, messages, transcript, sent, **options)
+                    reply = self.caller.invoke(runnable, messages, transcript, sent, counted=fitter.counted, **options)
                 except UnparsableResponse as exc:
                     messages.append(HumanMessage(f"Your last reply could not be read ({exc}). Reply with a tool call."))
                     sent, step = len(messages) - 1, step + 1

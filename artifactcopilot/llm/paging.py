@@ -14,7 +14,7 @@ from typing import Any
 
 from .context import BYTES_PER_TOKEN, ContextBudget
 
-WRAPPER = 60
+WRAPPER = 100
 """Tokens of a tool result around its page (field names, ids, offsets)."""
 MIN_PAGE = 120
 """The smallest page worth sending."""
@@ -33,6 +33,10 @@ class Pager:
             return len(text.encode("utf-8", "replace")) / BYTES_PER_TOKEN
         return self.budget.counter.count(text) * self.budget.scale
 
+    def _quoted(self, text: str) -> float:
+        """Tokens of `text` as a tool result carries it: inside a JSON string (newlines and quotes escaped)."""
+        return self.tokens(json.dumps(text, ensure_ascii=False)[1:-1])
+
     def room(self, part: float = 1.0) -> int | None:
         """Tokens for `part` of the next result's page (None: unknown window)."""
         return None if self.share is None else max(MIN_PAGE, int((self.share - WRAPPER) * part))
@@ -46,26 +50,28 @@ class Pager:
         return (rest, None) if n >= len(rest) else (rest[:n], offset + n)
 
     def _fit(self, text: str, most: int) -> int:
-        """How many leading characters of `text` fit `most` tokens (at a line end when one is near)."""
-        size = self.tokens(text)
+        """How many leading characters of `text` fit `most` tokens (at a line end when one is near), counted as a
+        tool result carries them."""
+        size = self._quoted(text)
         if size <= most:
             return len(text)
         n = max(1, int(len(text) * most / size * 0.95))
         for _ in range(6):
-            used = self.tokens(text[:n])
+            used = self._quoted(text[:n])
             if used <= most:
                 break
             n = max(1, int(n * most / used * 0.95))
         return _at_line(text, n)
 
     def items(self, values: Sequence[Any], part: float = 1.0) -> list[Any]:
-        """The first of `values` that fit `part` of the share, written as JSON."""
+        """The first of `values` that fit `part` of the share, written as JSON (and counted as a JSON string, as
+        some tools carry them)."""
         most = self.room(part)
         if most is None:
             return list(values[: max(1, int(self.chars * part) // 40)])
         k = len(values)
         while k > 0:
-            used = self.tokens(json.dumps(list(values[:k]), ensure_ascii=False, default=str))
+            used = self._quoted(json.dumps(list(values[:k]), ensure_ascii=False, default=str))
             if used <= most:
                 break
             k = min(k - 1, int(k * most / used * 0.95))

@@ -90,12 +90,9 @@ TOOLS: dict[str, ToolSpec] = {
     "submit_packet": ToolSpec("packet", "Submit this phase's packet (ends the phase)."),
     "read_paper": ToolSpec("context", "Read the paper (table values hidden), whole or one section by title or "
                                       "number, a page at a time: offset=next_offset reads on."),
-    "read_rubric": ToolSpec("context", "Read the rubric of this phase: without item, what each score needs; with "
-                                       "item, that checklist item's text."),
-    "earlier_packet": ToolSpec("context", "Read the packet an earlier phase committed (score, evidence, facts, "
-                                          "summary), a page at a time."),
     "read_evidence": ToolSpec("context", "Read an evidence file of this review by id (a command log, an analysis), "
-                                         "a page at a time: offset=next_offset reads on."),
-    "describe_tool": ToolSpec("context", "Describe another tool of this phase in full: what it does and its "
-                                         "arguments."),
+                                         "or by phase (D1) the packet an earlier phase committed; a page at a time: "
+                                         "offset=next_offset reads on."),
+    "explain": ToolSpec("context", "Explain a tool of this phase (its full description and arguments), a "
+                                   "checklist item, or (topic 'score') what each score needs."),
 }

@@ -81,10 +81,8 @@ def test_review_over_http_retries_rate_limits_and_server_errors_and_reports_cost
         "submit_packet",
         # what every phase may read, a page at a time
         "read_paper",
-        "read_rubric",
-        "earlier_packet",
         "read_evidence",
-        "describe_tool",
+        "explain",
     ]
     schema = first["tools"][6]["function"]["parameters"]
     assert {"checklist", "evidence", "evidence_level", "gate", "summary"} <= set(schema["properties"])

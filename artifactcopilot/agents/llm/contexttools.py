@@ -1,5 +1,6 @@
-"""Tools that bring the phase's context into a small window on request, in pages: the paper, the rubric, earlier
-phases' packets, evidence already recorded, and the full description of another tool.
+"""Tools that bring the phase's context into a small window on request, in pages: the paper (`read_paper`),
+evidence already recorded and earlier phases' packets (`read_evidence`), and what the opening names but does not
+spell out — a tool's full description and arguments, a checklist item's text, what each score needs (`explain`).
 
 A mixin of `LLMToolbox` (toolbox.py). The opening prompt names these sources in a line each; what the model
 reads of them comes page by page (`offset`), sized to what is left of the window (llm/paging.py). The paper's
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from ...rubric import Rubric
     from ...tools import PhaseTools
 
-CONTEXT_TOOLS = ("read_paper", "read_rubric", "earlier_packet", "read_evidence", "describe_tool")
+CONTEXT_TOOLS = ("read_paper", "read_evidence", "explain")
 """Granted in every phase, whatever its Tool Scope: they read only what the phase may already know."""
 
 
@@ -58,14 +59,16 @@ class ContextTools:
         titles = [s.title for s in paper.sections][:40]
         return self.out(error=f"no section '{section}'", sections=titles)
 
-    def read_rubric(self, item: str = "") -> str:
-        if item:
-            text = self._item_text(item)
-            if text is None:
-                return self.out(error=f"'{item}' is not a {self.phase} checklist item",
-                                items=self.rubric.phase_items(self.phase))
-            return self.out(item=item, text=text)
-        return self._paged(self._levels(), 0, phase=self.phase)
+    def explain(self, topic: str = "score") -> str:
+        topic = topic.strip()
+        if topic in self._described():
+            return self._describe_tool(topic)
+        if (text := self._item_text(topic)) is not None:
+            return self.out(item=topic, text=text)
+        if topic.lower() in ("", "score", "scores", "levels", "gate", "rubric"):
+            return self._paged(self._levels(), 0, phase=self.phase)
+        return self.out(error=f"nothing to explain about '{topic}'", tools=sorted(self._described()),
+                        items=self.rubric.phase_items(self.phase), other=["score"])
 
     def _item_text(self, item: str) -> str | None:
         if self.phase == self.rubric.registry.gate_phase:
@@ -88,10 +91,19 @@ class ContextTools:
             lines.append(f"{lv} needs: {'; '.join(need + [c.text for c in rule.facts])}")
         return "\n".join(lines)
 
-    def earlier_packet(self, phase: str, offset: int = 0) -> str:
-        packet = self.packets.get(phase.strip())
-        if packet is None:
-            return self.out(error=f"no committed packet of phase '{phase}'", committed=list(self.packets))
+    def read_evidence(self, evidence_id: str, offset: int = 0) -> str:
+        if evidence_id.strip() in self.packets:  # an earlier phase's committed packet
+            return self._packet(evidence_id.strip(), offset)
+        store = self.tools.store
+        record = store.get(evidence_id.strip())
+        if record is None:
+            return self.out(error=f"no evidence '{evidence_id}' in this review",
+                            **({"earlier_phases": list(self.packets)} if self.packets else {}))
+        return self._paged(self._hidden(store.read(record.id)), offset, evidence=record.id, kind=record.kind,
+                           summary=record.summary)
+
+    def _packet(self, phase: str, offset: int) -> str:
+        packet = self.packets[phase]
         body = {"score": packet.score.value if packet.score else None, "gate": packet.gate or None,
                 "evidence": packet.evidence, "facts": packet.facts, "summary": packet.summary,
                 "not_established": packet.agent_failure if not packet.reviewed_by else None}
@@ -99,19 +111,8 @@ class ContextTools:
                           default=str, indent=0)
         return self._paged(self._hidden(text), offset, phase=phase)
 
-    def read_evidence(self, evidence_id: str, offset: int = 0) -> str:
-        store = self.tools.store
-        record = store.get(evidence_id.strip())
-        if record is None:
-            return self.out(error=f"no evidence '{evidence_id}' in this review")
-        return self._paged(self._hidden(store.read(record.id)), offset, evidence=record.id, kind=record.kind,
-                           summary=record.summary)
-
-    def describe_tool(self, name: str) -> str:
-        described = self._described()
-        if name not in described:
-            return self.out(error=f"'{name}' is not a tool of this phase", tools=sorted(described))
-        spec = described[name]
+    def _describe_tool(self, name: str) -> str:
+        spec = self._described()[name]
         text = json.dumps(spec.get("parameters") or {}, ensure_ascii=False, separators=(",", ":"))
         page, _ = self.pager.page(re.sub(r'"title":"[^"]*",?', "", text), 0)
         return self.out(name=name, description=spec.get("description", ""), arguments=page)

@@ -1,8 +1,8 @@
-"""Tool schemas as the model is sent them: short, with the full text one `describe_tool` call away.
+"""Tool schemas as the model is sent them: short, with the full text one `explain` call away.
 
 A small window cannot hold a dozen tools described at length beside the phase's prompt. Each tool is bound with
 its name, the first sentence of its description and its arguments (types and enumerations, no titles or
-defaults); `describe_tool` gives the rest. `submit_packet` is bound with what the model writes — the checklist
+defaults); `explain` gives the rest. `submit_packet` is bound with what the model writes — the checklist
 (items enumerated), evidence, level, the score or gate checks, the phase's declared facts and the summary —
 while the review sets the rest (phase, attempt, interventions, who failed and who stood in).
 """
@@ -24,12 +24,14 @@ def first_sentence(text: str, most: int = 120) -> str:
 
 
 def _inline(node: Any, defs: dict) -> Any:
-    """`node` with every `$ref` replaced by its definition and the prose keys removed."""
+    """`node` with every `$ref` replaced by its definition, and without the prose keys or what an enumeration
+    already says (its type)."""
     if isinstance(node, dict):
         ref = node.get("$ref")
         if isinstance(ref, str):
             return _inline(defs.get(ref.rsplit("/", 1)[-1], {}), defs)
-        return {k: _inline(v, defs) for k, v in node.items() if k not in DROPPED_KEYS and k != "$defs"}
+        drop = DROPPED_KEYS + ("$defs",) + (("type",) if "enum" in node else ())
+        return {k: _inline(v, defs) for k, v in node.items() if k not in drop}
     if isinstance(node, list):
         return [_inline(v, defs) for v in node]
     return node

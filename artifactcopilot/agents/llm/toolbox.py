@@ -2,7 +2,7 @@
 
 Only the tools in the phase skill's Tool Scope are built, each described as `tools.TOOLS` describes it, plus the
 context tools every phase has (contexttools.py); a tool a skill names that this toolbox lacks fails loudly. Tools
-are bound with a short description and bare argument types (schemas.py); `describe_tool` gives the rest.
+are bound with a short description and bare argument types (schemas.py); `explain` gives the rest.
 Results are compact JSON; artifact content inside them is wrapped in <artifact-data> so the prompt can treat it
 as data. What grows with the artifact — file text, listings, command output — comes a page at a time, sized to
 what is left of the model's window (the `pager`), with where the next page starts or the evidence that holds
@@ -68,7 +68,7 @@ class LLMToolbox(MoreTools, ClaimTools, ContextTools):
         self.pager = pager or Pager(None)
         self.rubric = rubric or default_rubric()
         self.packets = dict(packets or {})
-        """Committed packets of earlier phases (what `earlier_packet` reads)."""
+        """Committed packets of earlier phases (what `read_evidence` reads by phase)."""
         self.deadline = deadline or Deadline()
         self.submitted: PhasePacket | None = None
         self._docs: str | None = None
@@ -298,5 +298,5 @@ class LLMToolbox(MoreTools, ClaimTools, ContextTools):
         return built
 
     def _described(self) -> dict[str, dict]:
-        """Each tool's full description and argument schema, as `describe_tool` gives them."""
+        """Each tool's full description and argument schema, as `explain` gives them."""
         return {t.name: convert_to_openai_tool(t)["function"] for t in self._built}
