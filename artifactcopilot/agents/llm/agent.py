@@ -40,7 +40,7 @@ LIMIT_TEXT = {
     "time": "ran out of time (its share of the review's --max-minutes)",
 }
 LIMIT_CODE = {"unavailable": "llm-unavailable", "refused": "llm-refused", "context": "llm-context",
-              "time": "llm-out-of-time"}
+              "time": "llm-time-limit"}
 
 
 class LLMReviewAgent:
