@@ -188,8 +188,9 @@ class ToolLoop:
 
 
 def for_history(reply: AIMessage) -> AIMessage:
-    """The reply as it is sent back: some servers (llama.cpp) reject a tool-call turn whose content is null."""
-    if reply.tool_calls and not reply.content:
+    """The reply as it is sent back: some servers (llama.cpp) reject a tool-call turn whose content is null, a
+    malformed call's turn included (llama-cpp-python answers it with HTTP 500)."""
+    if (reply.tool_calls or reply.invalid_tool_calls) and not reply.content:
         return reply.model_copy(update={"content": "(tool call)"})
     return reply
 
