@@ -26,8 +26,6 @@ BYTES_PER_TOKEN = 3
 """The estimate without a tokenizer: real tokenizers give 3.5–4.5 bytes a token on English and code."""
 MESSAGE_OVERHEAD = 8
 """Tokens a chat template adds per message (role markers, separators)."""
-MIN_OUTPUT = 256
-"""Completion tokens a call needs at least to submit a packet."""
 CONTEXT_ERROR = re.compile(r"context (length|window)|maximum context|too many tokens|prompt is too long|"
                            r"max_model_len|input is too long|exceeds? the (model|maximum)|n_ctx", re.IGNORECASE)
 WINDOW_IN_ERROR = (re.compile(r"maximum context length is (\d+)", re.I), re.compile(r"context window of (\d+)", re.I),
@@ -162,28 +160,24 @@ class ContextBudget:
         return cls(window, source if window else "unknown", counter, settings.max_output_tokens)
 
     @property
-    def reserve(self) -> int:
-        """Completion tokens kept free in every call."""
-        if self.window is None:
-            return self.max_output
-        return min(self.max_output, max(MIN_OUTPUT, self.window // 4))
+    def margin(self) -> int:
+        """Tokens kept free beside the prompt and the answer: the chat template's own markers, rounding."""
+        return 0 if self.window is None else 16 + self.window // 32
 
-    @property
-    def limit(self) -> int | None:
-        """Prompt tokens a call may send (window less the completion reserve and a margin)."""
+    def reserve(self, answer: int) -> int:
+        """Completion tokens a call keeps free: what the conversation's answer needs, at most `max_output`."""
+        return max(1, min(self.max_output, answer))
+
+    def limit(self, answer: int) -> int | None:
+        """Prompt tokens a call may send when its answer needs `answer` tokens (None: the window is unknown)."""
         if self.window is None:
             return None
-        return max(0, self.window - self.reserve - (16 + self.window // 32))
+        return max(0, self.window - self.reserve(answer) - self.margin)
 
     def count(self, messages: list[BaseMessage], schemas: list[dict] | None = None) -> int:
         raw = sum(self.counter.count(message_text(m)) + MESSAGE_OVERHEAD for m in messages)
         raw += self.counter.count(json.dumps(schemas, separators=(",", ":"))) if schemas else 0
         return math.ceil(raw * self.scale)
-
-    def output_tokens(self, prompt_tokens: int) -> int | None:
-        if self.window is None:
-            return None
-        return max(1, min(self.max_output, self.window - prompt_tokens - (16 + self.window // 32)))
 
     def observe(self, counted: int, reported: int) -> None:
         """The server counted `reported` prompt tokens where we counted `counted` (scaled): from now on our counts
@@ -201,15 +195,3 @@ class ContextBudget:
         prompt = _first_int(PROMPT_IN_ERROR, error)
         if prompt:
             self.observe(counted, prompt)
-
-    def tool_output_tokens(self) -> int | None:
-        """The most one tool output may take: a fifth of the prompt budget."""
-        return None if self.limit is None else max(120, self.limit // 5)
-
-    def cut(self, text: str, pointer: str) -> str:
-        """`text` cut to the per-output budget, with a pointer to where the whole output is."""
-        most = self.tool_output_tokens()
-        if most is None or self.counter.count(text) * self.scale <= most:
-            return text
-        chars = int(most * BYTES_PER_TOKEN / self.scale * 0.9)
-        return text[:chars] + f"\n[... cut to fit the model's context window; the full output is in {pointer}]"

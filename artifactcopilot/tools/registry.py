@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Capability = Literal["reading", "running", "comparing", "recording", "packet"]
+Capability = Literal["reading", "running", "comparing", "recording", "packet", "context"]
 
 
 @dataclass(frozen=True)
 class ToolSpec:
     capability: Capability
-    """Which capability class implements it ('packet': the agent loop itself, e.g. submitting the packet)."""
+    """Which capability class implements it ('packet': the agent loop itself, e.g. submitting the packet; 'context':
+    the LLM agent's own reading of what the phase may know — paper, rubric, earlier packets, evidence, tool help)."""
     description: str
     """What the tool does, as the LLM agent is told."""
     granted_with: str | None = None
@@ -87,4 +88,11 @@ TOOLS: dict[str, ToolSpec] = {
     "record_evidence": ToolSpec("recording", "Record a finding of yours (e.g. kind selection, environment, reuse, "
                                              "note) as evidence."),
     "submit_packet": ToolSpec("packet", "Submit this phase's packet (ends the phase)."),
+    "read_paper": ToolSpec("context", "Read the paper (table values hidden), whole or one section by title or "
+                                      "number, a page at a time: offset=next_offset reads on."),
+    "read_evidence": ToolSpec("context", "Read an evidence file of this review by id (a command log, an analysis), "
+                                         "or by phase (D1) the packet an earlier phase committed; a page at a time: "
+                                         "offset=next_offset reads on."),
+    "explain": ToolSpec("context", "Explain a tool of this phase (its full description and arguments), a "
+                                   "checklist item, or (topic 'score') what each score needs."),
 }

@@ -238,8 +238,9 @@ class Running:
             raise ToolScopeError(f"setup may not run the representative workflow ('{last}')")
         return self._run(script, action, purpose, kind="setup", env=env, network=network, cwd=cwd, timeout=timeout)
 
-    def probe(self, script: str, purpose: str, cwd: str = ".") -> CommandResult:
-        return self._run(script, Action("run", script, documented=True), purpose, kind="probe", cwd=cwd, timeout=120)
+    def probe(self, script: str, purpose: str, cwd: str = ".", timeout: float = 120) -> CommandResult:
+        return self._run(script, Action("run", script, documented=True), purpose, kind="probe", cwd=cwd,
+                         timeout=min(120, timeout))
 
     def run_workflow(self, script: str, action: Action, purpose: str, env: dict[str, str] | None = None,
                      cwd: str = ".", timeout: float | None = None, network: bool = False) -> CommandResult:
@@ -261,8 +262,8 @@ class Running:
         # the kernel keeps its own inline display
         return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False), executed
 
-    def verify_provenance(self, script: str, withheld: str,
-                          env: dict[str, str] | None = None) -> tuple[CommandRecord, str, Evidence]:
+    def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None,
+                          timeout: float | None = None) -> tuple[CommandRecord, str, Evidence]:
         """Rerun `script` in a fresh copy of the artifact without `withheld`, to see whether output depends on it."""
         fresh = self.ctx.sandbox.fresh(self.ctx.artifact_root())
         try:
@@ -270,7 +271,7 @@ class Running:
             if target.exists():
                 target.unlink()
             started = time.monotonic()
-            result = fresh.run(script, timeout=self.ctx.options.timeout_s, env=env)
+            result = fresh.run(script, timeout=timeout or self.ctx.options.timeout_s, env=env)
             self.ctx.command_seconds += time.monotonic() - started
             judged = judge_run(fresh.root, result)
         finally:
@@ -293,7 +294,8 @@ class Running:
                                     else "switched") if result.record.ok else "not switched")
         return CommandResult(result.record, ev, intervention)
 
-    def build_image(self, dockerfile: str, action: Action, purpose: str) -> CommandResult | None:
+    def build_image(self, dockerfile: str, action: Action, purpose: str,
+                    timeout: float | None = None) -> CommandResult | None:
         """Build the artifact's Dockerfile in the sandbox's engine; later commands run in that image.
         None when the sandbox has no container engine. A failed build is evidence, not an error."""
         session = self._session()
@@ -302,7 +304,7 @@ class Running:
         cls = self.ctx.classifier.classify(action)
         intervention = log_intervention(self.ctx, self.phase, action, purpose) if cls.level.rank > 0 else None
         started = time.monotonic()
-        result = session.build_image(dockerfile, timeout=self.ctx.options.timeout_s)
+        result = session.build_image(dockerfile, timeout=timeout or self.ctx.options.timeout_s)
         self.ctx.command_seconds += time.monotonic() - started
         rec = result.record
         outcome = "timed out" if rec.timed_out else ("built" if rec.ok else "build failed")

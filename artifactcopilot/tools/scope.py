@@ -61,7 +61,7 @@ class PhaseTools:
 
     def __getattr__(self, name: str):
         spec = TOOLS.get(name)
-        if spec is None or spec.capability == "packet":
+        if spec is None or spec.capability in ("packet", "context"):
             raise AttributeError(name)
         if name not in self.scope:
             raise ToolScopeError(f"phase {self.phase} may not call '{name}' (not in its Tool Scope)")

@@ -62,7 +62,7 @@ def test_a_cheating_model_ends_in_a_report_no_higher_than_the_runs_support(tmp_p
     assert "facts it may not state or of the wrong type: " in d4.message
     # the model was told why on the attempt before: the checker's reasons name the items it may judge
     rejected = (out / "working" / "D4" / "rejected-1.json").read_text()
-    assert "'D4.evidence_level' is not a D4 rubric item; judge only D4.executed" in rejected
+    assert "'D4.evidence_level >= E3' is not a D4 rubric item; judge only D4.executed" in rejected
 
 
 def test_a_cheating_endpoint_through_the_cli_ends_in_exit_0_and_a_flagged_report(tmp_path):

@@ -94,7 +94,9 @@ def test_context_errors_and_windows_are_read_from_what_servers_say():
     assert is_context_error(refusal("This model's maximum context length is 4096 tokens (max_model_len)"))
     assert not is_context_error(refusal("unknown parameter 'seed'"))
     budget = ContextBudget.from_settings(LLMSettings(context_tokens=8192, max_output_tokens=2048))
-    assert budget.window == 8192 and budget.reserve == 2048 and budget.limit < 8192 - 2048
+    # the answer's reserve is what the conversation's answer needs, at most COPILOT_LLM_MAX_TOKENS
+    assert budget.window == 8192 and budget.reserve(700) == 700 and budget.reserve(5000) == 2048
+    assert budget.limit(700) == 8192 - 700 - budget.margin
     budget.learn(LLAMA_CPP_PYTHON_400, counted=1500)  # a smaller window the server names wins
     assert budget.window == 1200 and budget.scale > 1.0  # the server counted more than we did: we count more
     estimate = TokenCounter()

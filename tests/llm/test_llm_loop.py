@@ -134,3 +134,13 @@ def test_one_loop_and_llm_imports_nothing_from_agents():
             imports = [n.module or "" for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ImportFrom)]
             assert not [m for m in imports if "agents" in m], path
     assert loops == ["llm/loop.py"]
+
+
+def test_a_malformed_call_is_sent_back_with_content():
+    """llama-cpp-python refuses (HTTP 500) an assistant turn with neither content nor a valid tool call; a reply
+    whose only call was malformed goes back with content, like any tool-call turn."""
+    from artifactcopilot.llm.loop import for_history
+
+    bad = AIMessage(content="", invalid_tool_calls=[{"type": "invalid_tool_call", "id": "c1", "name": "submit_packet",
+                                                     "args": '{"summary": "unterminated', "error": "not JSON"}])
+    assert for_history(bad).content == "(tool call)" and for_history(bad).invalid_tool_calls == bad.invalid_tool_calls

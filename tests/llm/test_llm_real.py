@@ -202,3 +202,36 @@ def test_every_phase_fits_a_4096_token_window(llama_server, tmp_path, monkeypatc
     if any(f.phase == "gate" and not f.fallback for f in report.agent_failures):
         assert report.gate["GC1"].passed and report.gate["GC2"].passed and report.gate["GC3"].agent_failure
     assert report.badges["reproduced"] is False
+
+
+def test_a_real_sized_artifact_fits_a_4096_token_window_with_the_real_model(llama_server, tmp_path, monkeypatch):
+    """The same server and model on an artifact of a real one's size (a 30 kB README, 155 files, a 60 kB paper with
+    six tables): the fixed part of every phase, pages of what the model reads and the packet answer fit 4,096
+    tokens by the server's own count, so no phase fails for the window whatever the model does."""
+    from realsize import write_artifact
+
+    from artifactcopilot.review import ReviewRequest, run_review
+
+    paper, artifact = write_artifact(tmp_path / "case")
+    for key in [k for k in os.environ if k.startswith(("OPENAI_", "COPILOT_LLM_"))]:
+        monkeypatch.delenv(key)
+    for key, value in dict(OPENAI_BASE_URL=llama_server, OPENAI_API_KEY="local", COPILOT_LLM_TIMEOUT="600",
+                           COPILOT_LLM_VERIFY="0").items():
+        monkeypatch.setenv(key, value)
+    out = tmp_path / "fit"
+    report, _ = run_review(ReviewRequest(paper=paper, artifact=str(artifact), out=out, agent="llm", sandbox="local",
+                                         model="gemma3-270m", max_steps=3, max_attempts=1, context_tokens=4096,
+                                         max_minutes=60))
+    events = [json.loads(line) for t in sorted((out / "transcripts").glob("*.jsonl"))
+              for line in t.read_text().splitlines()]
+    prompts = [e for e in events if e["event"] == "prompt" and "tokens" in e]
+    responses = [e for e in events if e["event"] == "response"]
+    assert responses and not [e for e in events if e["event"] == "context-error"]
+    assert not [f for f in report.agent_failures if "context window" in f.reason]
+    assert all(e["tokens"] + e["max_tokens"] <= 4096 for e in prompts)
+    sent = None  # and by the server's own count of each prompt it answered
+    for e in events:
+        sent = e if e["event"] == "prompt" and "tokens" in e else sent
+        if e["event"] == "response" and sent is not None:
+            assert e["input_tokens"] + sent["max_tokens"] <= 4096
+    assert (out / "report.md").is_file() and report.badges["reproduced"] is False

@@ -76,7 +76,10 @@ def test_every_tool_a_skill_names_exists_for_every_agent(tools):
                 assert callable(getattr(CAPABILITIES[spec.capability], name, None)), f"no heuristic tool '{name}'"
             assert callable(getattr(LLMToolbox, name, None)), f"no LLM tool '{name}'"
         built = {t.name for t in LLMToolbox(scoped(tools, phase), skill).langchain_tools()}
-        assert built == set(skill.tool_scope), phase
+        # plus the context tools every phase of the LLM agent has (paper, rubric, earlier packets, evidence, help)
+        context = {name for name, spec in TOOLS.items() if spec.capability == "context"}
+        assert built == set(skill.tool_scope) | context, phase
+        assert all(callable(getattr(LLMToolbox, name, None)) for name in context)
 
 
 def test_a_tool_missing_from_the_llm_toolbox_fails_loudly(tools):

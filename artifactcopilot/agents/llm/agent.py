@@ -1,10 +1,12 @@
 """The LLM review agent: a skill-scoped, tool-calling reviewer behind any OpenAI-compatible endpoint.
 
-Per phase attempt it gets the phase skill and only the tools of its Tool Scope, and runs the one
-tool loop (llm/loop.py) until it submits a packet through `submit_packet` (whose argument schema is
-the packet schema), within the step, cost and wall-clock limits. Working memory (the phase's
-messages) lives only while the phase does; what crosses to the next phase is the committed packet
-and its evidence. Facts only tools can establish (a reproduced table, copied results) are taken
+Per phase attempt it gets the phase skill and only the tools of its Tool Scope (plus the context tools that read
+the paper, the rubric, earlier packets and evidence in pages), and runs the one tool loop (llm/loop.py) until it
+submits a packet through `submit_packet` (whose argument schema is the packet schema), within the step, cost and
+wall-clock limits. Each phase gets a share of the review's time (llm/clock.py) that bounds its model calls, its
+verifier dialogue and its commands; a phase whose share runs out commits what it has, flagged "out of time".
+Working memory (the phase's messages) lives only while the phase does; what crosses to the next phase is the
+committed packet and its evidence. Facts only tools can establish (a reproduced table, copied results) are taken
 from the tool-written evidence the packet cites, never from the model.
 """
 
@@ -13,7 +15,9 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from ...llm.calls import ModelCaller
+from ...llm.clock import Deadline, ReviewClock
 from ...llm.loop import ToolLoop
+from ...llm.paging import Pager
 from ...llm.prompts import render
 from ...llm.settings import LLMSettings
 from ...llm.transcript import Transcript
@@ -33,8 +37,10 @@ LIMIT_TEXT = {
     "unavailable": "got no answer from the model endpoint",
     "refused": "was refused by the model endpoint",
     "context": "could not fit the phase into the model's context window",
+    "time": "ran out of time (its share of the review's --max-minutes)",
 }
-LIMIT_CODE = {"unavailable": "llm-unavailable", "refused": "llm-refused", "context": "llm-context"}
+LIMIT_CODE = {"unavailable": "llm-unavailable", "refused": "llm-refused", "context": "llm-context",
+              "time": "llm-time-limit"}
 
 
 class LLMReviewAgent:
@@ -47,6 +53,8 @@ class LLMReviewAgent:
         self.verifier = DialogueVerifier(model, self.caller, settings.verifier_turns, settings.verify)
         self._working: dict[str, list[BaseMessage]] = {}
         self._openings: dict[str, OpeningPrompt] = {}
+        self._clock: ReviewClock | None = None
+        self._shares: dict[str, Deadline] = {}
 
     @property
     def cost(self) -> Cost:
@@ -57,8 +65,10 @@ class LLMReviewAgent:
         for other in [p for p in self._working if p != phase]:
             del self._working[other]  # the previous phase ended: its working memory goes
             self._openings.pop(other, None)
+        self._start_share(phase, context, tools)
         transcript = Transcript(tools.store.root, f"{phase}-{context.attempt}")
-        box = LLMToolbox(tools, skill, self.settings.tool_output_chars, context.rubric)
+        pager = Pager(self.caller.budget, self.settings.tool_output_chars)
+        box = LLMToolbox(tools, skill, pager, context.rubric, context.packets, self.caller.deadline)
         messages = self._working.get(phase) if context.attempt > 1 else None
         opening = self._openings.get(phase) if messages is not None else None
         if messages is None or opening is None:
@@ -77,6 +87,8 @@ class LLMReviewAgent:
             max_steps=self.settings.max_steps,
             nudge="Act only through tool calls. When the phase is done, call submit_packet.",
             shrink=opening.shrink,
+            pager=pager,
+            detail=1,
         )
         outcome = loop.run(messages, transcript, done=lambda: box.submitted is not None)
         if box.submitted is not None:
@@ -92,6 +104,17 @@ class LLMReviewAgent:
                                 f"see transcripts/{transcript.name}.jsonl")
             packet = packet.model_copy(update={"flags": packet.flags + [note]})
         return packet
+
+    def _start_share(self, phase: str, context: PhaseContext, tools) -> None:
+        """The phase's share of the review's time, fixed at its first attempt and kept for the later ones."""
+        if self._clock is None:
+            budget = min(tools.options.budget_s, self.settings.wall_limit_s)
+            self._clock = ReviewClock.starting(self.meter.started, budget)
+        if phase not in self._shares:
+            order = list(context.rubric.registry.phase_ids)
+            later = order[order.index(phase):] if phase in order else [phase]
+            self._shares[phase] = self._clock.share(phase, later)
+        self.caller.deadline = self._shares[phase]
 
     def _finish(self, packet: PhasePacket, context: PhaseContext, tools, transcript: Transcript) -> PhasePacket:
         mine = [i.id for i in tools.store.interventions() if i.phase == packet.phase]

@@ -16,6 +16,10 @@ from ...sandbox.commandlog import parse_log
 from ..heuristic.common import action_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ...llm.clock import Deadline
+    from ...llm.paging import Pager
     from ...tools import CommandResult, PhaseTools
 
 
@@ -23,20 +27,19 @@ class MoreTools:
     """Mixed into LLMToolbox: expects `tools`, `out`, `_command`, `_action` from it."""
 
     tools: PhaseTools
+    pager: Pager
+    deadline: Deadline
     if TYPE_CHECKING:  # defined by LLMToolbox
         @staticmethod
         def out(**fields: Any) -> str: ...
+        @staticmethod
+        def _wrap(text: str) -> str: ...
         def _command(self, res: CommandResult) -> str: ...
         def _action(self, command: str) -> Action: ...
+        def _run(self, run: Callable[[float | None], CommandResult | None], none: str = "") -> str: ...
 
     _found: Discovery | None = None
     _plan: EnvPlan | None = None
-
-    @staticmethod
-    def _wrap(text: str) -> str:
-        from .toolbox import data  # the toolbox's inert-data wrapper (it imports this mixin)
-
-        return data(text)
 
     def _discovery(self) -> Discovery:
         if self._found is None:
@@ -50,37 +53,53 @@ class MoreTools:
                   "mentions": s.mentions, "quick": s.quick, "long": s.long, "runnable": s.runnable,
                   "notebook": s.notebook, "reuse": s.reuse}
                  for s in found.steps[:60]]
-        return self.out(evidence=ev.id, docs=[d.path for d in found.docs],
+        shown = self.pager.items(steps, 0.45)
+        return self.out(evidence=ev.id, docs=[d.path for d in found.docs][:20],
                         requested_badges=found.requested_badges.badges if found.requested_badges else None,
-                        env_vars={v.name: v.values for v in found.env_vars},
-                        notebooks=[{"path": n.path, "stored_outputs": n.stored_outputs, "documented": n.documented}
-                                   for n in found.notebooks[:30]],
+                        env_vars={v.name: v.values for v in found.env_vars[:10]},
+                        notebooks=self.pager.items([{"path": n.path, "stored_outputs": n.stored_outputs,
+                                                     "documented": n.documented} for n in found.notebooks[:30]], 0.1),
                         expected_outputs=[{"step_order": e.step_order, "source": e.source}
-                                          for e in found.expected_outputs],
-                        documented_outputs=[d.to_dict() for d in found.documented_outputs[:30]],
-                        steps=self._wrap(json.dumps(steps, ensure_ascii=False)))
+                                          for e in found.expected_outputs][:20],
+                        documented_outputs=self.pager.items([d.to_dict() for d in found.documented_outputs[:30]],
+                                                            0.15),
+                        step_count=len(found.steps),
+                        steps=self._wrap(json.dumps(shown, ensure_ascii=False)),
+                        **({"more": f"every step in evidence {ev.id} (read_evidence)"} if len(shown) < len(steps)
+                           else {}))
 
     def plan_environment(self) -> str:
         plan, ev = self.tools.plan_environment(self._discovery())
         self._plan = plan
-        return self.out(evidence=ev.id, python=plan.python.to_dict() if plan.python else None, notes=plan.notes[:20],
-                        steps=[{"script": s.script, "purpose": s.purpose, "network": s.network, "kind": s.kind,
-                                "documented": s.documented} for s in plan.steps],
+        steps = [{"script": s.script, "purpose": s.purpose, "network": s.network, "kind": s.kind,
+                  "documented": s.documented} for s in plan.steps]
+        return self.out(evidence=ev.id, python=plan.python.to_dict() if plan.python else None,
+                        notes=self.pager.items(plan.notes[:20], 0.2), steps=self.pager.items(steps, 0.6),
+                        step_count=len(steps),
                         hint="run each step with run_setup, in order; switch suites with use_suite first when offered")
 
     def use_suite(self, suite: str, purpose: str) -> str:
-        res = self.tools.use_suite(suite, Action("version", f"use the Python of Debian {suite}"), purpose)
-        if res is None:
-            return self.out(error="this sandbox offers no other Debian suites: keep its Python")
-        return self._command(res)
+        return self._run(lambda _: self.tools.use_suite(suite, Action("version", f"use the Python of Debian {suite}"),
+                                                        purpose),
+                         "this sandbox offers no other Debian suites: keep its Python")
 
     def run_notebook(self, notebook: str, purpose: str) -> str:
         plan = self._plan or EnvPlan(python=None)
-        for step in notebook_tooling(plan):  # nbclient and ipykernel in the review's venv, once
-            self.tools.run_setup(step.script, action_for(step), step.purpose, network=True, timeout=600)
-        res, executed = self.tools.run_notebook(notebook, self._action(f"jupyter nbconvert --execute {notebook}"),
-                                                purpose)
-        return json.dumps({**json.loads(self._command(res)), "executed": executed}, ensure_ascii=False)
+        executed: list[str] = []
+
+        def run(timeout: float | None) -> CommandResult:
+            for step in notebook_tooling(plan):  # nbclient and ipykernel in the review's venv, once
+                self.tools.run_setup(step.script, action_for(step), step.purpose, network=True,
+                                     timeout=min(600, timeout or 600))
+            left = self.deadline.left()  # what the installs left of the phase's time
+            timeout = timeout if left is None else max(1.0, min(timeout or left, left))
+            res, copy = self.tools.run_notebook(notebook, self._action(f"jupyter nbconvert --execute {notebook}"),
+                                                purpose, timeout=timeout)
+            executed.append(copy)
+            return res
+
+        answer = json.loads(self._run(run))
+        return json.dumps({**answer, "executed": executed[0]} if executed else answer, ensure_ascii=False)
 
     def _stdout(self, evidence_id: str) -> str | None:
         rec = self.tools.store.get(evidence_id)

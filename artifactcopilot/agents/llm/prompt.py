@@ -1,9 +1,12 @@
-"""The message that opens a phase: skill, rubric slice, contract, earlier packets, paper and artifact."""
+"""The message that opens a phase: its skill, its checklist, the packet contract, and one line for each source the
+phase's context tools read in pages — earlier packets, the paper, the artifact.
 
+Nothing in it grows with the artifact or the paper beyond a bounded index: the paper is its title, abstract,
+section titles and table labels (read_paper reads the text), an earlier phase is its score and evidence ids
+(read_evidence with its phase reads its facts and summary), the rubric is the checklist (explain 'score' says
+what each score needs). For the smallest windows it is rendered smaller still (`shrink`).
+"""
 from __future__ import annotations
-
-import json
-import re
 
 from langchain_core.messages import HumanMessage
 
@@ -11,80 +14,69 @@ from ...llm.prompts import render
 from ...skills import Skill
 from ...tables.render import hide_numbers
 from ..base import PhaseContext
-from .toolbox import data
+from .inert import data
 
-FACTS_CHARS = 1500
-PAPER_CHARS = 2500
+ABSTRACT_CHARS = (600, 250, 0, 0)
+"""Characters of the abstract at each shrink level."""
+SECTIONS = (30, 20, 12, 8)
+"""Section titles listed at each shrink level."""
+SUMMARY_CHARS = (200, 0, 0, 0)
+"""Characters of an earlier phase's summary at each shrink level."""
+EVIDENCE_IDS = (8, 6, 4, 3)
 
 
-def rubric_slice(skill: Skill, context: PhaseContext) -> str:
+def skill_text(skill: Skill) -> str:
+    """The skill as the phase reads it: objective, completion criteria, instructions (its tools are bound)."""
+    criteria = "\n".join(f"- {c}" for c in skill.completion_criteria)
+    return f"Objective: {skill.objective}\nDone when:\n{criteria}\n\n{skill.body.strip()}"
+
+
+def checklist(skill: Skill, context: PhaseContext, level: int = 0) -> str:
+    """The phase's checklist items, with their text while the window allows (explain has it on demand)."""
     rubric = context.rubric
-    if skill.phase == "gate":
-        return "\n".join(
-            f"- {gc}: {spec.get('title', '')} {spec.get('criterion', spec.get('text', ''))}".strip()
-            for gc, spec in rubric.gate.items()
-            if isinstance(spec, dict)
-        )
-    dim = rubric.dimensions.get(skill.phase)
-    if dim is None:
-        return ""
-    lines = [f"{dim.id} {dim.title}. Levels:"] + [f"- {lv}: {text}" for lv, text in dim.criteria.items()]
-    lines += ["Checklist items:"] + [f"- {i}: {text}" for i, text in dim.items.items()]
-    for lv, rule in dim.levels.items():
-        need = list(rule.all_of) + (
-            [f"at least {rule.at_least[0]} of {', '.join(rule.at_least[1])}"] if rule.at_least else []
-        )
-        need += [c.text for c in rule.facts] + [f"not {i}" for i in rule.none_of]
-        lines.append(f"- {lv} needs: {'; '.join(need)}")
-    return "\n".join(lines)
+    items = rubric.phase_items(skill.phase)
+    if level >= 2:
+        return ", ".join(items) + " (explain gives an item's text, and with 'score' what each score needs)"
+    if skill.phase == rubric.registry.gate_phase:
+        lines = [f"- {gc}: {spec.get('title', '')}" for gc, spec in rubric.gate.items() if isinstance(spec, dict)]
+    else:
+        dim = rubric.dimensions.get(skill.phase)
+        lines = [f"- {i}: {dim.items.get(i, '')}" if dim else f"- {i}" for i in items]
+    return "\n".join(lines) + "\n(explain 'score': what each score needs)"
 
 
 def earlier_packets(context: PhaseContext, level: int = 0) -> str:
-    """Earlier packets: summary and facts (level 0), facts cut short (1), one line each (2 and up)."""
+    """One line per earlier phase: score or gate, evidence ids, the start of its summary."""
     if not context.packets:
         return "(none yet)"
     parts = []
-    facts_chars = FACTS_CHARS if level == 0 else 300
+    most = EVIDENCE_IDS[min(level, 3)]
     for phase, p in context.packets.items():
-        head = f"{phase}: score {p.score.value if p.score else '-'}" + (f", gate {p.gate}" if p.gate else "")
+        head = f"- {phase}: score {p.score.value if p.score else '-'}" + (f", gate {p.gate}" if p.gate else "")
         if p.agent_failure and not p.reviewed_by:
             head += " (not established: its agent failed)"
-        if level >= 2:
-            parts.append(f"{head}; evidence {', '.join(p.evidence[:6])}")
-            continue
-        facts = json.dumps(p.facts, ensure_ascii=False, default=str)
-        facts = facts[:facts_chars] + (" ..." if len(facts) > facts_chars else "")
-        parts.append(
-            f"{head}; evidence {', '.join(p.evidence[:12])}\nsummary and facts:\n{data(p.summary + chr(10) + facts)}"
-        )
-    return "\n\n".join(parts)
+        more = f" (+{len(p.evidence) - most} more)" if len(p.evidence) > most else ""
+        head += f"; evidence {', '.join(p.evidence[:most]) or 'none'}{more}"
+        summary = p.summary[: SUMMARY_CHARS[min(level, 3)]]
+        parts.append(head + (f"; summary: {data(summary)}" if summary else ""))
+    return "\n".join(parts)
 
 
-NEEDS = {
-    "D2": re.compile(r"setup|environment|implementation|artifact|install", re.I),
-    "D3": re.compile(r"evaluation|experiment|benchmark|artifact|method", re.I),
-    "D4": re.compile(r"result|evaluation|experiment|finding", re.I),
-    "D5": re.compile(r"reuse|extension|discussion|artifact|limitation", re.I),
-}
-
-
-def paper_text(paper, phase: str, level: int) -> str:
-    """The paper for the prompt: its opening (level 0), an index plus the sections the phase needs (1), the index
-    alone (2 and up). Table values stay hidden, as in `copilot repro`: the comparison tool checks them."""
+def paper_index(paper, level: int = 0) -> str:
+    """Title, abstract (table values hidden), section titles and table labels."""
+    level = min(level, 3)
     tables = list(getattr(paper, "tables", []))
-    if level == 0:
-        return hide_numbers(getattr(paper, "text", ""), tables)[:PAPER_CHARS]
     sections = list(getattr(paper, "sections", []))
-    index = [f"Title: {getattr(paper, 'title', '') or '(untitled)'}",
-             "Sections: " + ("; ".join(sec.title for sec in sections[:30]) or "(none found)")]
-    if level >= 2:
-        return "\n".join(index)
-    needed = [getattr(paper, "abstract", "")[:500]]
-    pattern = NEEDS.get(phase)
-    for sec in sections:
-        if pattern is not None and pattern.search(sec.title) and sum(map(len, needed)) < 1200:
-            needed.append(f"[{sec.title}] {sec.text[:400]}")
-    return "\n".join(index) + "\n" + hide_numbers("\n".join(n for n in needed if n), tables)[:1400]
+    lines = [f"Title: {getattr(paper, 'title', '') or '(untitled)'}"]
+    abstract = hide_numbers(getattr(paper, "abstract", "") or "", tables)[: ABSTRACT_CHARS[level]]
+    if abstract:
+        lines.append(f"Abstract: {abstract}")
+    shown = sections[: SECTIONS[level]]
+    more = f" (+{len(sections) - len(shown)} more)" if len(sections) > len(shown) else ""
+    lines.append("Sections: " + ("; ".join(s.title for s in shown) or "(none found)") + more)
+    labels = ", ".join(t.label or "(unlabelled)" for t in tables[:20]) or "none found"
+    lines.append(f"Tables: {labels}")
+    return data("\n".join(lines))
 
 
 class OpeningPrompt:
@@ -108,33 +100,40 @@ class OpeningPrompt:
         return True
 
 
+def packet_contract(skill: Skill, context: PhaseContext, level: int = 0) -> str:
+    """What the packet holds (its schema has the shape; this says what goes in it)."""
+    contract, rubric = skill.contract, context.rubric
+    kinds = ", ".join(contract.evidence_kinds) or "any"
+    score = "score: R, WR, WA or A (required)" if contract.score else \
+        "gate: {" + ", ".join(f'"{gc}": bool' for gc in rubric.registry.gate_checks) + "} as the checklist says"
+    facts = ", ".join(f"{k} ({v})" for k, v in rubric.packet_facts(skill.phase).items()) or "none"
+    if level >= 3:
+        return f"- each item judged with the evidence ids it rests on; evidence of kind {kinds}; {score}; " \
+               f"evidence_level E0..E3; facts: {facts}; summary"
+    return "\n".join([
+        '- checklist: one entry per item, {"item", "status": satisfied|violated|not_applicable, "evidence": [ids], '
+        '"note"}',
+        f"- evidence: every id the packet relies on, including evidence of kind {kinds}",
+        f"- {score}; evidence_level: E0 nothing executed, E1 read only, E2 valid output of your own run, E3 a paper "
+        "table regenerated by it",
+        f"- facts: {facts}; summary: one paragraph"])
+
+
 def phase_prompt(skill: Skill, context: PhaseContext, tools, max_steps: int, level: int = 0) -> str:
-    paper = tools.paper
-    tables = ", ".join(t.label or "(unlabelled)" for t in getattr(paper, "tables", [])) or "none found"
     feedback = ""
     if context.feedback:
         feedback = (
             "The packet checker rejected the previous attempt:\n" + "\n".join(f"- {r}" for r in context.feedback) + "\n"
         )
-    contract = skill.contract
-    rubric = rubric_slice(skill, context)
-    if level >= 3:  # the checklist items stay; the level texts go
-        rubric = "\n".join(line for line in rubric.splitlines() if " needs: " not in line)[:1200]
     return render(
         "agent_phase",
         phase=skill.phase,
         attempt=str(context.attempt),
-        skill=skill.text,
-        rubric=rubric,
-        checklist_items=", ".join(contract.checklist) or "(none)",
-        evidence_kinds=", ".join(contract.evidence_kinds) or "(any)",
-        score_rule="score: one of R, WR, WA, A (required)"
-        if contract.score
-        else "gate: {"
-        + ", ".join(f'"{gc}": bool' for gc in context.rubric.registry.gate_checks)
-        + "}, matching the checklist; no score",
+        skill=skill_text(skill),
+        rubric=checklist(skill, context, level),
+        packet=packet_contract(skill, context, level),
         earlier=earlier_packets(context, level),
-        paper=data(paper_text(paper, skill.phase, level)) + f"\nTables in the paper: {tables}",
+        paper=paper_index(tools.paper, level),
         artifact=_artifact(tools),
         feedback=feedback,
         max_steps=str(max_steps),

@@ -1,9 +1,12 @@
 """LangChain tools for the LLM agent: thin wrappers around the same PhaseTools the heuristic uses.
 
-Only the tools in the phase skill's Tool Scope are built, each described as `tools.TOOLS` describes it;
-a tool a skill names that this toolbox lacks fails loudly. Results are compact JSON; artifact
-content inside them is wrapped in <artifact-data> so the prompt can treat it as data. Long text
-is cut with a pointer to the evidence file that holds all of it.
+Only the tools in the phase skill's Tool Scope are built, each described as `tools.TOOLS` describes it, plus the
+context tools every phase has (contexttools.py); a tool a skill names that this toolbox lacks fails loudly. Tools
+are bound with a short description and bare argument types (schemas.py); `explain` gives the rest.
+Results are compact JSON; artifact content inside them is wrapped in <artifact-data> so the prompt can treat it
+as data. What grows with the artifact — file text, listings, command output — comes a page at a time, sized to
+what is left of the model's window (the `pager`), with where the next page starts or the evidence that holds
+all of it. Commands get at most what is left of the phase's share of the review's time.
 """
 
 from __future__ import annotations
@@ -15,21 +18,24 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from langchain_core.tools import StructuredTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from ...errors import ToolScopeError
 from ...interventions import ACTION_KINDS, Action
+from ...llm.clock import Deadline, OutOfTime
+from ...llm.paging import Pager
 from ...models import EvidenceLevel, PhasePacket
 from ...rubric import Rubric, default_rubric
-from ...sandbox.commandlog import parse_log
 from ...skills import Skill
-from ...tables.render import obfuscate
 from ...tools import TOOLS, CommandResult, PhaseTools
-from ...verifier.namespace import phase_packet_model
 from ..heuristic.gate import NOT_MATERIAL
-from .judging import judge_comparison
+from .claimtools import ClaimTools
+from .contexttools import CONTEXT_TOOLS, ContextTools
+from .inert import DATA_CLOSE, DATA_OPEN, data
 from .moretools import MoreTools
+from .schemas import packet_parameters
 
-DATA_OPEN, DATA_CLOSE = "<artifact-data>", "</artifact-data>"
+__all__ = ["DATA_CLOSE", "DATA_OPEN", "LLMToolbox", "data"]
 # Kinds only tools may write: a model-authored note must never pass for a run, a comparison or a log.
 TOOL_KINDS = {
     "acquisition",
@@ -46,31 +52,41 @@ TOOL_KINDS = {
     "location",
 }
 DOC_FILE = re.compile(r"(^|/)(readme|install|usage|getting[-_]started|docs?/)[^/]*$", re.IGNORECASE)
-
-
-def data(text: str) -> str:
-    """Artifact text as inert data; a closing tag inside it cannot end the block early."""
-    return f"{DATA_OPEN}\n{text.replace(DATA_CLOSE, '</artifact-data >')}\n{DATA_CLOSE}"
+OUT_OF_TIME = "out of time: this phase's share of the review's time is used up; submit the packet with what you have"
 
 
 def _norm(cmd: str) -> str:
     return " ".join(cmd.split())
 
 
-class LLMToolbox(MoreTools):
+class LLMToolbox(MoreTools, ClaimTools, ContextTools):
     """The tools of one phase attempt, and the packet once submitted."""
 
-    def __init__(self, tools: PhaseTools, skill: Skill, output_chars: int = 4000, rubric: Rubric | None = None):
-        self.tools, self.skill, self.phase, self.limit = tools, skill, skill.phase, output_chars
+    def __init__(self, tools: PhaseTools, skill: Skill, pager: Pager | None = None, rubric: Rubric | None = None,
+                 packets: dict[str, PhasePacket] | None = None, deadline: Deadline | None = None):
+        self.tools, self.skill, self.phase = tools, skill, skill.phase
+        self.pager = pager or Pager(None)
         self.rubric = rubric or default_rubric()
+        self.packets = dict(packets or {})
+        """Committed packets of earlier phases (what `read_evidence` reads by phase)."""
+        self.deadline = deadline or Deadline()
         self.submitted: PhasePacket | None = None
         self._docs: str | None = None
+        self._built: list[StructuredTool] = []
 
     # ---- helpers ---------------------------------------------------------------------------
-    def cut(self, text: str, pointer: str) -> str:
-        if len(text) <= self.limit:
-            return text
-        return text[: self.limit] + f"\n[... {len(text) - self.limit} more characters cut; full text in {pointer}]"
+    def fit(self, text: str, part: float, pointer: str) -> str:
+        """`text` cut to `part` of the next result's share, with a pointer to where all of it is."""
+        page, after = self.pager.page(text, 0, part)
+        return page if after is None else page + f"\n[... {len(text) - after} more characters; all of it in {pointer}]"
+
+    def _timeout(self) -> float | None:
+        """A command's time limit: what is left of the phase's share, at most the review's per-command limit."""
+        return self.deadline.timeout(self.tools.options.timeout_s)
+
+    @staticmethod
+    def _wrap(text: str) -> str:
+        return data(text)
 
     @staticmethod
     def out(**fields: Any) -> str:
@@ -89,32 +105,54 @@ class LLMToolbox(MoreTools):
 
     def _command(self, res: CommandResult) -> str:
         rec, ev = res.record, res.evidence
+        where = f"evidence {ev.id} (read_evidence pages through the whole log)"
+        out_part, err_part = (0.45, 0.3) if rec.stdout.strip() and rec.stderr.strip() else (0.75, 0.75)
         return self.out(
             evidence=ev.id,
             exit_code=rec.exit_code,
             timed_out=rec.timed_out,
             duration_s=rec.duration_s,
-            files_created=rec.files_created[:30],
-            files_modified=rec.files_modified[:30],
-            figures_shown=rec.figures_shown[:20],
+            files_created=rec.files_created[:20],
+            files_modified=rec.files_modified[:20],
+            figures_shown=rec.figures_shown[:10],
             intervention=(f"{res.intervention.id} ({res.intervention.level.value})" if res.intervention else None),
-            stdout=data(self.cut(rec.stdout, ev.path)),
-            stderr=data(self.cut(rec.stderr, ev.path)),
+            stdout=data(self.fit(rec.stdout, out_part, where)) if rec.stdout else "",
+            stderr=data(self._tail(rec.stderr, err_part, where)) if rec.stderr else "",
         )
+
+    def _tail(self, text: str, part: float, pointer: str) -> str:
+        """The end of `text` (where an error says what went wrong) cut to `part` of the share."""
+        page, after = self.pager.page(text[::-1], 0, part)
+        return page[::-1] if after is None else f"[... {len(text) - after} characters before; all in {pointer}]\n" \
+            + page[::-1]
 
     def _action(self, command: str) -> Action:
         return Action("run", command, documented=self.documented(command))
 
+    def _run(self, run: Callable[[float | None], CommandResult | None], none: str = "") -> str:
+        """A command tool's result, within what is left of the phase's time."""
+        try:
+            timeout = self._timeout()
+        except OutOfTime:
+            return self.out(error=OUT_OF_TIME)
+        res = run(timeout)
+        return self.out(error=none) if res is None else self._command(res)
+
     # ---- gate --------------------------------------------------------------------------------
     def acquire_artifact(self) -> str:
         acq, ev = self.tools.acquire_artifact()
-        return self.out(
-            ok=acq.ok, kind=acq.kind, file_count=len(acq.files), files=acq.files[:150], error=acq.error, evidence=ev.id
-        )
+        files = self.pager.items(acq.files, 0.7)
+        return self.out(ok=acq.ok, kind=acq.kind, file_count=len(acq.files), files=files, error=acq.error,
+                        evidence=ev.id, **({"more_files": "list_files with offset"} if len(files) < len(acq.files)
+                                           else {}))
 
-    def list_files(self, prefix: str = "") -> str:
+    def list_files(self, prefix: str = "", offset: int = 0) -> str:
         files = [f for f in self.tools.list_files() if f.startswith(prefix)]
-        return self.out(count=len(files), files=files[:300], cut=len(files) > 300)
+        offset = max(0, offset)
+        shown = self.pager.items(files[offset:], 0.9)
+        after = offset + len(shown)
+        return self.out(count=len(files), offset=offset, files=shown,
+                        **({"next_offset": after} if after < len(files) else {}))
 
     def locate_entry(self) -> str:
         entry = self.tools.locate_entry()
@@ -127,7 +165,7 @@ class LLMToolbox(MoreTools):
             f"entry document {entry}" if entry else "no entry document found",
             EvidenceLevel.E1,
         )
-        return self.out(entry=entry, readable=bool(text.strip()), evidence=ev.id)
+        return self.out(entry=entry, readable=bool(text.strip()), chars=len(text), evidence=ev.id)
 
     def paper_terms(self) -> str:
         files = self.tools.list_files()
@@ -145,9 +183,9 @@ class LLMToolbox(MoreTools):
         )
         return self.out(
             shared_count=relation["shared_count"],
-            shared_terms=relation["shared_terms"][:40],
+            shared_terms=self.pager.items(relation["shared_terms"][:40], 0.3),
             material_count=len(material),
-            material_files=material[:40],
+            material_files=self.pager.items(material[:40], 0.4),
             evidence=ev.id,
         )
 
@@ -157,132 +195,77 @@ class LLMToolbox(MoreTools):
         text = reader(path)
         if text is None:
             return self.out(error=f"{path}: no such file in the {'run copy' if from_runs else 'artifact'}")
-        part = text[max(0, offset) :]
-        return self.out(
-            path=path,
-            chars=len(text),
-            offset=offset,
-            text=data(self.cut(part, f"{path} (call read_file again with offset={offset + self.limit})")),
-        )
+        page, after = self.pager.page(text, offset)
+        more = {"next_offset": after, "hint": "call read_file again with offset=next_offset for the next page"} \
+            if after is not None else {}
+        return self.out(path=path, chars=len(text), offset=offset, **more, text=data(page))
 
-    def grep(self, pattern: str) -> str:
+    def grep(self, pattern: str, offset: int = 0) -> str:
         try:
             hits = self.tools.grep(pattern)
         except re.error as exc:
             return self.out(error=f"bad regular expression: {exc}")
-        lines = [f"{rel}:{n}: {line}" for rel, n, line in hits[:100]]
-        return self.out(count=len(hits), hits=data("\n".join(lines)), cut=len(hits) > 100)
+        lines = [f"{rel}:{n}: {line}" for rel, n, line in hits[:500]]
+        offset = max(0, offset)
+        shown = self.pager.items(lines[offset:], 0.9)
+        after = offset + len(shown)
+        return self.out(count=len(hits), offset=offset, hits=data("\n".join(shown)),
+                        **({"next_offset": after} if after < len(lines) else {}))
 
     def parse_readme(self, path: str) -> str:
         analysis, ev = self.tools.parse_readme(path)
         commands = [{"cmd": c.cmd, "kind": c.kind, "section": c.section} for c in analysis.commands[:40]]
+        shown = self.pager.items(commands, 0.5)
         return self.out(
             evidence=ev.id,
             words=analysis.words,
             signals=analysis.signals,
-            paper_refs=analysis.paper_refs,
-            env_vars=analysis.env_vars,
+            paper_refs=analysis.paper_refs[:10],
+            env_vars=dict(list(analysis.env_vars.items())[:10]),
             long_run_warning=analysis.long_run_warning,
-            reuse_sections=analysis.reuse_sections,
-            commands=data(json.dumps(commands, ensure_ascii=False)),
+            reuse_sections=analysis.reuse_sections[:6],
+            command_count=len(analysis.commands),
+            commands=data(json.dumps(shown, ensure_ascii=False)),
+            **({"more": f"all commands in evidence {ev.id} (read_evidence)"} if len(shown) < len(commands) else {}),
         )
 
     def detect_environment(self) -> str:
         deps, heads, ev = self.tools.detect_environment()
-        return self.out(
-            evidence=ev.id, dependency_files=deps, contents=data(self.cut(json.dumps(heads, indent=1), ev.path))
-        )
+        return self.out(evidence=ev.id, dependency_files=deps[:20],
+                        contents=data(self.fit(json.dumps(heads, indent=1), 0.8, f"evidence {ev.id}")))
 
     # ---- commands ----------------------------------------------------------------------------
     def run_setup(self, command: str, purpose: str) -> str:
-        return self._command(self.tools.run_setup(command, self._action(command), purpose))
+        return self._run(lambda t: self.tools.run_setup(command, self._action(command), purpose, timeout=t))
 
     def probe(self, command: str, purpose: str) -> str:
-        return self._command(self.tools.probe(command, purpose))
+        return self._run(lambda t: self.tools.probe(command, purpose, timeout=t or 120))
 
     def run_workflow(self, command: str, purpose: str) -> str:
-        return self._command(self.tools.run_workflow(command, self._action(command), purpose))
+        return self._run(lambda t: self.tools.run_workflow(command, self._action(command), purpose, timeout=t))
 
     def run_transfer(self, command: str, purpose: str) -> str:
-        return self._command(self.tools.run_transfer(command, self._action(command), purpose))
+        return self._run(lambda t: self.tools.run_transfer(command, self._action(command), purpose, timeout=t))
 
     def build_image(self, dockerfile: str, purpose: str) -> str:
-        res = self.tools.build_image(dockerfile, self._action(f"docker build -f {dockerfile} ."), purpose)
-        if res is None:
-            return self.out(error="this sandbox has no container engine: set up the environment with run_setup instead")
-        return self._command(res)
+        return self._run(lambda t: self.tools.build_image(dockerfile, self._action(f"docker build -f {dockerfile} ."),
+                                                          purpose, timeout=t),
+                         "this sandbox has no container engine: set up the environment with run_setup instead")
 
     def verify_provenance(self, command: str, withheld_file: str) -> str:
-        rec, out, ev = self.tools.verify_provenance(command, withheld_file)
-        return self.out(evidence=ev.id, exit_code=rec.exit_code, stdout=data(self.cut(out, ev.path)))
+        try:
+            timeout = self._timeout()
+        except OutOfTime:
+            return self.out(error=OUT_OF_TIME)
+        rec, out, ev = self.tools.verify_provenance(command, withheld_file, timeout=timeout)
+        return self.out(evidence=ev.id, exit_code=rec.exit_code,
+                        stdout=data(self.fit(out, 0.8, f"evidence {ev.id} (read_evidence)")))
 
     def record_intervention(self, kind: str, action: str, purpose: str, target: str | None = None) -> str:
         if kind not in ACTION_KINDS:
             return self.out(error=f"unknown kind '{kind}'; use one of {', '.join(sorted(ACTION_KINDS))}")
         entry = self.tools.record_intervention(Action(kind, action, target=target), purpose)
         return self.out(intervention=entry.id, level=entry.level.value, rule=entry.rule)
-
-    # ---- claims ------------------------------------------------------------------------------
-    def paper_tables(self) -> str:
-        # the paper's numbers stay hidden ("?" per digit): the model maps tables, the comparison tool checks values
-        tables = [
-            {"index": i, "label": t.label, "caption": t.caption[:120], "header": o.header, "rows": o.rows[:8]}
-            for i, (t, o) in enumerate((t, obfuscate(t)) for t in self.tools.paper_tables())
-        ]
-        return self.out(count=len(tables), tables=data(self.cut(json.dumps(tables, ensure_ascii=False), "the paper")))
-
-    def compare_table(self, table: str, source: str) -> str:
-        tables = self.tools.paper_tables()
-        expected = next((t for i, t in enumerate(tables) if table in (t.label, str(i))), None)
-        if expected is None:
-            return self.out(error=f"no paper table '{table}'; call paper_tables for labels")
-        text, kind = self._source_text(source)
-        if text is None:
-            return self.out(error=f"'{source}' is neither a cited command evidence id nor a file")
-        comp = self.tools.compare_table(expected, text)
-        success = bool(comp and comp.success)
-        record = {
-            "table": expected.label,
-            "source": source,
-            "source_kind": kind,
-            "matched": comp.matched if comp else 0,
-            "total": comp.total if comp else 0,
-            "success": success,
-            "cells": [c.model_dump() for c in comp.cells] if comp else [],
-        }
-        if success and kind == "run-output":  # the method judge, not the model, says whether it was computed
-            record |= judge_comparison(self.tools, expected, source)
-        level = (
-            EvidenceLevel.E3
-            if success and kind == "run-output" and record.get("method_accepted")
-            else EvidenceLevel.E2
-            if kind == "run-output"
-            else EvidenceLevel.E1
-        )
-        ev = self.tools.store.add_json(
-            self.phase,
-            "comparison",
-            f"compare-{expected.label or table}",
-            record,
-            f"{expected.label}: {record['matched']}/{record['total']} cells from {source} ({kind})",
-            level,
-        )
-        judged = {k: record[k] for k in ("method", "method_accepted", "copied_from") if k in record}
-        return self.out(
-            evidence=ev.id, matched=record["matched"], total=record["total"], success=success, source_kind=kind,
-            **judged,
-        )
-
-    def _source_text(self, source: str) -> tuple[str | None, str]:
-        store = self.tools.store
-        rec = store.get(source)
-        if rec is not None and rec.kind in ("command", "transfer", "provenance"):
-            return parse_log(store.read(source)).stdout, "run-output"
-        pre_existing = source in set(self.tools.list_files())
-        text = self.tools.read_output(source)
-        if text is not None and not pre_existing:
-            return text, "run-output"
-        return (self.tools.read_file(source) if pre_existing else None), "artifact-file"
 
     # ---- evidence and packet -----------------------------------------------------------------
     def record_evidence(self, kind: str, name: str, content: str, summary: str = "") -> str:
@@ -299,18 +282,21 @@ class LLMToolbox(MoreTools):
 
     # ---- LangChain ---------------------------------------------------------------------------
     def langchain_tools(self) -> list[StructuredTool]:
+        """The phase's tools (its Tool Scope, then the context tools), each described in a sentence."""
         built = []
-        for name in self.skill.tool_scope:
+        for name in [*self.skill.tool_scope, *(t for t in CONTEXT_TOOLS if t not in self.skill.tool_scope)]:
             func: Callable | None = getattr(self, name, None)
             if func is None:  # a skill names a tool this agent cannot use: fail loudly, never drop it
                 raise ToolScopeError(f"the LLM toolbox has no tool '{name}' named by skill {self.phase}")
+            description = TOOLS[name].description
             if name == "submit_packet":  # the schema names the phase's items and facts; the checker enforces it
-                schema = phase_packet_model(self.phase, self.rubric).model_json_schema()
-                built.append(
-                    StructuredTool.from_function(
-                        func=func, name=name, args_schema=schema, description=TOOLS[name].description
-                    )
-                )
+                built.append(StructuredTool.from_function(func=func, name=name, description=description,
+                                                          args_schema=packet_parameters(self.phase, self.rubric)))
             else:
-                built.append(StructuredTool.from_function(func=func, name=name, description=TOOLS[name].description))
+                built.append(StructuredTool.from_function(func=func, name=name, description=description))
+        self._built = built
         return built
+
+    def _described(self) -> dict[str, dict]:
+        """Each tool's full description and argument schema, as `explain` gives them."""
+        return {t.name: convert_to_openai_tool(t)["function"] for t in self._built}

@@ -29,7 +29,7 @@ from ...skills import Skill
 from ...verifier import CLAIM_FACTS, UNAVAILABLE, claims_above, grounding_problems
 from ...verifier.checker import CheckResult
 from ...verifier.grounding import cited_ids
-from .toolbox import data
+from .inert import data
 
 EVIDENCE_CHARS = 6000
 
@@ -115,6 +115,8 @@ class DialogueVerifier:
             "steps": f"no verdict within {self.turns} turns",
             "cost": "the review's cost limit",
             "wall": "the review's wall-clock limit",
+            "time": "out of time: the phase's share of the review's time",
+            "context": "the dialogue does not fit the model's context window",
         }
         return None, reasons.get(outcome.stop) or f"model unavailable: {outcome.error}"
 
