@@ -12,6 +12,7 @@ from .model import (
                     BadgeRequest,
                     Discovery,
                     DocFile,
+                    DocSection,
                     DocumentedOutput,
                     DriverScript,
                     EnvVar,
@@ -26,6 +27,6 @@ from .model import (
 )
 from .view import ArtifactView, DirectoryView
 
-__all__ = ["ApiExample", "ArtifactView", "BadgeRequest", "DirectoryView", "Discovery", "DocFile", "DocumentedOutput",
-           "DriverScript", "EnvVar", "ExpectedOutput", "InputFormat", "MakeTarget", "Notebook", "OptionDoc",
-           "Placeholder", "ReuseHints", "Step", "discover"]
+__all__ = ["ApiExample", "ArtifactView", "BadgeRequest", "DirectoryView", "Discovery", "DocFile", "DocSection",
+           "DocumentedOutput", "DriverScript", "EnvVar", "ExpectedOutput", "InputFormat", "MakeTarget", "Notebook",
+           "OptionDoc", "Placeholder", "ReuseHints", "Step", "discover"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..readme import TREE_LINE, is_tree_listing
 from .shell import LogicalLine, logical_lines, looks_like_command
 
 SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal",
@@ -13,6 +12,9 @@ SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-ses
 PLAIN_INFOS = {"", "text", "txt", "none", "plain", "plaintext", "commandline", "command", "code"}
 CODE_INFOS = {"python", "py", "python3", "ipython", "pycon", "r", "julia", "java", "javascript", "js", "c", "cpp",
               "c++"}
+TREE_LINE = re.compile(r"^\s*(?:[│┃║¦├└┣┗╠╚]|[+\\`][-─—]{2,}|\|(?!.*\|\s*$))")
+"""A line of a drawn directory tree (`├── main.py`, `│   └── x`, `|   run.sh`, `+---data`, `\\---src`, `` `-- x``):
+no shell command starts with a pipe or a box-drawing character. A Markdown table row (`| a | b |`) is not one."""
 OUTPUT_INTRO = re.compile(r"\b(output|outputs|print|prints|printed|display|displays|return|returns|stdout|stderr|"
                           r"will have|should see|will see|looks? like|result is|results are|shows?|log)\b",
                           re.IGNORECASE)
@@ -70,3 +72,10 @@ def _prompted(lines: list[LogicalLine], code: str) -> BlockReading:
         if body.strip():
             outputs[len(commands) - 1] = body
     return BlockReading("commands", commands, outputs)
+
+
+def is_tree_listing(code: str) -> bool:
+    """A code block that draws a directory tree: at least two tree lines, and at least 40% of its lines."""
+    lines = [ln for ln in code.splitlines() if ln.strip()]
+    tree = sum(1 for ln in lines if TREE_LINE.match(ln))
+    return tree >= 2 and tree >= 0.4 * len(lines)

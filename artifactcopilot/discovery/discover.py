@@ -18,7 +18,7 @@ from .extract import DocExtract, DocInput, RawStep, Shared, extract
 from .facts import env_vars, python_versions, signals, system_tools
 from .fill import fill_all
 from .makefile import driver_scripts, read_targets
-from .model import Discovery, DocumentedOutput, ExpectedOutput
+from .model import Discovery, DocSection, DocumentedOutput, ExpectedOutput
 from .notebooks import DocLine, mark_documented, read_notebook
 from .reuse import reuse_hints
 from .view import ArtifactView, FileIndex, safe_read
@@ -52,6 +52,8 @@ def _discover(view: ArtifactView, index: FileIndex, paper_text: str | None, resu
     result.docs, result.notes = [d.doc for d in docs], notes
     shared = Shared(index, console_scripts(view, index, result.notes), _python_name(docs))
     extracts = [extract(DocInput(d.doc.path, d.doc.role, d.doc.order, d.text), shared) for d in docs if d.text]
+    result.sections = [DocSection(s.level, s.title, s.source, len(s.text.split())) for e in extracts
+                       for s in e.sections if s.title]
     lines = [DocLine(d.doc.order, n, line, f"{d.doc.path}:{n}") for d in docs for n, line in
              enumerate(d.text.splitlines(), 1)]
     raws = sorted((r for e in extracts for r in e.steps), key=lambda r: r.pos)

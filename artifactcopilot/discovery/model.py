@@ -35,6 +35,18 @@ class DocFile(_Dict):
 
 
 @dataclass
+class DocSection(_Dict):
+    """A heading of a document, in reading order."""
+
+    level: int
+    title: str
+    source: str
+    """"<doc path>:<line>" of the heading."""
+    words: int = 0
+    """Words of text under the heading, up to the next heading."""
+
+
+@dataclass
 class Placeholder(_Dict):
     """An argument of a documented command that stands for a value the user must supply."""
 
@@ -233,6 +245,8 @@ class Discovery(_Dict):
     """Everything the documentation of an artifact says, as an AE reviewer reads it."""
 
     docs: list[DocFile] = field(default_factory=list)
+    sections: list[DocSection] = field(default_factory=list)
+    """The headings of every document read, in reading order."""
     steps: list[Step] = field(default_factory=list)
     notebooks: list[Notebook] = field(default_factory=list)
     make_targets: list[MakeTarget] = field(default_factory=list)

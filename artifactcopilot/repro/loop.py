@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..acquire.entry import locate_entry
 from ..config import MAX_COST_USD, MAX_STEPS, TIMEOUT_S
+from ..discovery import DirectoryView, Step, discover
+from ..discovery.document import block_script, doc_of
 from ..llm.settings import LLMSettings
-from ..readme import analyze_readme, decode
 from ..sandbox.base import Sandbox
 from ..tables import Table, obfuscate
 from .formatter import format_table
@@ -80,34 +80,35 @@ def find_table(tables: list[Table], label: str) -> Table | None:
 
 
 def documented_scripts(artifact: Path, label: str) -> list[tuple[str, str]]:
-    """(script, where documented) for the table, best first: code blocks naming it, then prose, then results
-    sections."""
-    files = artifact_files(artifact)
-    entry = locate_entry(artifact, files)
-    if entry is None:
-        return []
-    text = decode((artifact / entry).read_bytes())
-    readme = analyze_readme(text, entry)
+    """(script, where documented) for the table, best first: command blocks naming it, then prose, then results
+    sections. The commands are those documentation discovery finds, in every document it reads."""
+    view = DirectoryView(artifact)
+    view.files = artifact_files(artifact)
+    found = discover(view)
     label = _norm_label(label)
-    blocks: dict[int, list] = {}
-    for cmd in readme.commands:
-        if cmd.kind in ("workflow", "reuse"):
-            blocks.setdefault(cmd.block, []).append(cmd)
+    blocks: dict[int, list[Step]] = {}
+    for step in found.steps:
+        if step.documented and step.kind in ("workflow", "plot") and not step.reuse:
+            blocks.setdefault(step.block or -step.order, []).append(step)  # block 0: a step of its own
     out: list[tuple[str, str]] = []
 
-    def add(lines: list[str], where: str) -> None:
-        script = "\n".join(dict.fromkeys(lines))
+    def add(script: str, where: str) -> None:
         if script and script not in [s for s, _ in out]:
             out.append((script, where))
 
-    naming = [b for b in blocks.values() if any(label in c.mentions for c in b) and b[0].kind == "workflow"]
-    for block in naming:
-        add(block[0].prefix + [c.cmd for c in block], f"{entry}, section '{block[0].section}'")
-    for m in re.finditer(INLINE_RUN.pattern.format(label=re.escape(label)), text, re.IGNORECASE):
-        add([m.group(1).strip()], f"{entry}: \"{m.group(0)[:80]}\"")
+    def where(block: list[Step]) -> str:
+        return f"{doc_of(block[0].source)}, section '{block[0].section}'"
+
     for block in blocks.values():
-        if block[0].kind == "workflow" and REPRO_SECTION.search(block[0].section):
-            add(block[0].prefix + [c.cmd for c in block], f"{entry}, section '{block[0].section}'")
+        if any(label in s.mentions for s in block):
+            add(block_script(block), where(block))
+    for doc in found.docs:
+        text = "" if doc.path.startswith("paper:") else view.read(doc.path, 6_000_000) or ""
+        for m in re.finditer(INLINE_RUN.pattern.format(label=re.escape(label)), text, re.IGNORECASE):
+            add(m.group(1).strip(), f"{doc.path}: \"{m.group(0)[:80]}\"")
+    for block in blocks.values():
+        if REPRO_SECTION.search(block[0].section):
+            add(block_script(block), where(block))
     return out[:MAX_CANDIDATES]
 
 

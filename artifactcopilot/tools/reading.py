@@ -10,10 +10,11 @@ from ..acquire.download import Acquisition
 from ..acquire.entry import locate_entry
 from ..acquire.paper import distinctive_terms, paper_year
 from ..discovery import Discovery, discover
+from ..discovery.document import DocumentReading, read_document
+from ..discovery.view import decode
 from ..models import Evidence, EvidenceLevel
 from ..provision import EnvPlan, InstallStep, plan_environment
 from ..provision.choose import contemporary_python
-from ..readme import ReadmeAnalysis, analyze_readme, decode
 from ..tables import Table
 from .context import ReviewContext
 
@@ -87,13 +88,14 @@ class Reading:
     def dependency_files(self) -> list[str]:
         return [f for f in self.list_files() if DEPENDENCY_FILES.search(f) and f.count("/") <= 2]
 
-    def parse_readme(self, entry: str) -> tuple[ReadmeAnalysis, Evidence]:
-        text = self.read_file(entry, 6_000_000) or ""
-        analysis = analyze_readme(text, entry, has_dependency_file=bool(self.dependency_files()))
-        ev = self.ctx.store.add_json(self.phase, "readme", "readme-analysis", analysis.to_dict(),
-                                     f"{entry}: {analysis.words} words, {len(analysis.commands)} commands, "
-                                     f"paper refs {', '.join(analysis.paper_refs) or 'none'}", EvidenceLevel.E1)
-        return analysis, ev
+    def parse_readme(self, entry: str) -> tuple[DocumentReading, Evidence]:
+        """One document as discovery reads it: its commands and sections, with the documentation's D1 facts
+        (signals, paper references, variables); logged."""
+        reading = read_document(discover(ArtifactFiles(self), self.ctx.paper.text), entry)
+        ev = self.ctx.store.add_json(self.phase, "readme", "readme-analysis", reading.to_dict(),
+                                     f"{reading.path}: {reading.words} words, {len(reading.commands)} commands, "
+                                     f"paper refs {', '.join(reading.paper_refs) or 'none'}", EvidenceLevel.E1)
+        return reading, ev
 
     def paper_tables(self) -> list[Table]:
         return list(self.ctx.paper.tables)

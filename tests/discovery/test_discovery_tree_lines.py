@@ -2,7 +2,7 @@
 block labelled `bash`) are file listings, and a chmod mode (`chmod +x run.sh`) is no placeholder."""
 from __future__ import annotations
 
-from artifactcopilot.readme import analyze_readme
+from artifactcopilot.discovery.codeblocks import TREE_LINE, is_tree_listing
 
 WINDOWS_TREE = ("```bash\nproject\n|   run.sh\n|   main.py\n+---data\n|       input.csv\n\\---scripts\n"
                 "        analyze.py\n```\n")
@@ -31,10 +31,11 @@ def test_a_chmod_mode_is_not_a_placeholder(run):
     assert chmod.placeholders == []
 
 
-def test_the_readme_reader_skips_trees_too():
+def test_a_tree_listing_needs_two_drawn_lines_and_a_markdown_row_is_none():
     for tree in (WINDOWS_TREE, UNICODE_TREE, ASCII_TREE):
-        analysis = analyze_readme(f"# Tool\n\n## Structure\n\n{tree}\n{RUN}")
-        assert [c.cmd for c in analysis.commands] == ["chmod +x run.sh", "./run.sh data/input.csv"], tree
+        assert is_tree_listing(tree.split("\n", 1)[1].rsplit("```", 1)[0]), tree
+    assert not is_tree_listing("python main.py\n└── out/table.csv\npython scripts/analyze.py\n")
+    assert not TREE_LINE.match("| a | 1 |") and TREE_LINE.match("|   run.sh")
 
 
 def test_a_command_alone_on_its_line_in_single_backticks_is_documented(run):

@@ -227,6 +227,7 @@ class LLMToolbox(MoreTools, ClaimTools, ContextTools):
             command_count=len(analysis.commands),
             commands=data(json.dumps(shown, ensure_ascii=False)),
             **({"more": f"all commands in evidence {ev.id} (read_evidence)"} if len(shown) < len(commands) else {}),
+            **({"notes": analysis.notes[:3]} if analysis.notes else {}),
         )
 
     def detect_environment(self) -> str:
