@@ -29,7 +29,7 @@ from .cgroup import CommandCgroup, remove_stale, stale
 from .interpreters import host_pythons
 from .relay import HostRelay, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
-from .usernet import HOST, USER_MODE, Slirp, describe_mode, local_mode
+from .usernet import HOST, READY_S, USER_MODE, Slirp, describe_mode, local_mode
 
 
 class _Info(threading.Thread):
@@ -120,7 +120,7 @@ class LocalSession:
         info.start()
         slirp = None
         if release is not None:  # the user-mode network first, then the command runs
-            pid = info.child_pid(10)
+            pid = info.child_pid(READY_S)
             slirp = Slirp(pid) if pid is not None else None
             with contextlib.suppress(OSError):
                 os.write(release, b"1")

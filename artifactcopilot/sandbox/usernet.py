@@ -18,7 +18,8 @@ import time
 from .relay import describe
 
 USER_MODE, PROXY_ONLY, HOST = "user-mode", "proxy-only", "host"
-READY_S = 10.0
+READY_S = 30.0
+"""How long slirp4netns may take to configure the network (it answers in milliseconds; a loaded machine is slower)."""
 
 
 def slirp4netns() -> str | None:

@@ -36,7 +36,7 @@ def _review(review, tmp_path, make, web, sandbox, **kw):
 @pytest.mark.parametrize("shape", list(REPRODUCED))
 def test_the_fetched_data_gives_the_papers_table(shape, sandbox, web, review, tmp_path):
     report, run_dir = _review(review, tmp_path, REPRODUCED[shape], web, sandbox)
-    assert report.badges["functional"] and report.badges["reproduced"], report.not_established
+    assert report.badges["functional"] and report.badges["reproduced"], "\n".join(report.not_established)
     assert web.seen, "the stand-in web saw no request"
     fetched = [f for f in report.network.fetches if f.status == "fetched"]
     if shape == "run-time-download":
