@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from ..shell import words
 from . import text as tx
 from .classify import PLOT_NAME, classify
 from .cwd import primary_file
@@ -13,7 +14,6 @@ from .makefile import conventional, default_target, script_cwd
 from .model import DriverScript, MakeTarget, Notebook, Placeholder, Step
 from .notebooks import DocLine
 from .prose import script_command
-from .shell import words
 from .view import ArtifactView, FileIndex, join, safe_read
 
 LABEL = re.compile(r"^((?:experiment|main result|result|step|part|task|claim|figure|table|rq)\s*[\w.]*\d[\w.]*)"

@@ -13,9 +13,9 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..shell import words
 from .cwd import primary_file
 from .model import MakeTarget, Step
-from .shell import words
 from .view import ArtifactView, FileIndex, join, norm, safe_read
 
 COMPILER = re.compile(r"^(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|nvcc|gfortran|icc|icpx|rustc|go build)\b")

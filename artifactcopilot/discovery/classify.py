@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .shell import split_env
+from ..shell import split_env
 
 _I = re.IGNORECASE
 INSTALL = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .shell import LogicalLine, logical_lines, looks_like_command
+from .cmdlines import LogicalLine, logical_lines, looks_like_command
 
 SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal",
                "shellsession", "powershell", "ps", "ps1", "bat", "batch", "fish", "ksh", "csh", "tcsh"}

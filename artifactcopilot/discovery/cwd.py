@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .shell import split_env, split_runner, words
+from ..shell import split_env, split_runner, words
 from .view import FileIndex, join, norm
 
 CD = re.compile(r"^\s*(?:cd|pushd)\s+(\"[^\"]+\"|'[^']+'|\S+)\s*$")

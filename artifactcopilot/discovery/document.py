@@ -9,8 +9,8 @@ import posixpath
 import shlex
 from dataclasses import dataclass, field
 
+from ..shell import split_env
 from .model import Discovery, DocSection, Step, _Dict
-from .shell import split_env
 
 
 def doc_of(source: str) -> str:

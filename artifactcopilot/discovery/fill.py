@@ -14,10 +14,10 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..shell import words
 from .inputs import code_sample, names_code
 from .model import Placeholder, Step
 from .placeholders import GENERIC, _group_words, _pieces, usage_name
-from .shell import words
 from .view import FileIndex, join
 
 INTERPRETERS = re.compile(r"^(python[\d.]*|bash|sh|zsh|Rscript|julia|node|perl|ruby|java)$")

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
+from ..shell import simple_commands, split_env, split_runner, words
 from .classify import classify
 from .model import Step
-from .shell import logical_lines, split_env, split_runner, words
 from .stepio import SCRIPT_EXT, StepIO, step_io
 from .view import join
 
@@ -122,10 +122,8 @@ def _script_downloads(text: str, cwd: str, read: Reader | None) -> StepIO:
         for target in re.findall(r"""(?:urlretrieve|download)\([^,]+,\s*['"]([\w./\-]+)['"]""", text):
             io.writes.append(join(cwd, target))
         return io
-    for line in logical_lines(text)[:MAX_SCRIPT_LINES]:
-        cmd = line.text.strip()
-        if not cmd or cmd.startswith("#"):
-            continue
+    for simple in simple_commands(text)[:MAX_SCRIPT_LINES]:  # a loop's body is read as the commands it runs
+        cmd = simple.text.strip()
         inner = split_runner(split_env(cmd)[1])[1]
         kind = classify(inner)
         if kind not in ("download", "data", "workflow", "env"):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
+from ..shell import words
 from .model import Placeholder
-from .shell import words
 from .view import FileIndex, join, norm
 
 GENERIC = {"path", "paths", "dir", "dirs", "directory", "folder", "file", "files", "filename", "fname", "input",

@@ -9,8 +9,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from .cmdlines import looks_like_command
 from .mdparse import Block, Span
-from .shell import looks_like_command
 from .view import FileIndex, join, norm
 
 INTRO = re.compile(r"\b(run|running|execute|executing|use|using|invoke|invoking|type|typing|call|calling|launch|"

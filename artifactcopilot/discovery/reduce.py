@@ -16,6 +16,9 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import shell as sh
+from ..shell import Loop, for_loop
+
 # fmt: off
 KNOB = re.compile(
     r"^(?:n|nb|num|number|max|total|n_?total)?[_-]?(?:of[_-])?"
@@ -177,14 +180,29 @@ def _with_option(words: list[str], flag: str, value: int) -> list[str]:
     return out + [flag, str(value)]
 
 
+def _fewer_items(script: str, loop: Loop, done: tuple[int, int] | None) -> Reduction | None:
+    """A documented `for` loop over written items runs over fewer of them (the first ones), as written otherwise."""
+    full = len(loop.items)
+    if full < MIN_FULL:
+        return None
+    reduced = reduced_value(full, done)
+    start, end = loop.span
+    smaller = script[:start] + " ".join(shlex.quote(item) for item in loop.items[:reduced]) + script[end:]
+    return Reduction(smaller, f"items of `for {loop.name} in …`", full, reduced,
+                     f"the item count of the documented loop `for {loop.name} in …` (its first items kept)")
+
+
 def find_reduction(script: str, cwd: str, read: Callable[[str], str | None], done: tuple[int, int] | None = None,
                    ) -> Reduction | None:
     """The reduced form of a command that runs a Python driver with a work-amount knob, or None."""
+    loop = for_loop(script.strip())
+    if loop is not None:
+        return _fewer_items(script.strip(), loop, done)
     lines = script.strip().splitlines()
     if len(lines) != 1:
         return None
     try:
-        words = shlex.split(lines[0])
+        words = sh.split(lines[0])
     except ValueError:
         return None
     found = _driver(words)

@@ -5,12 +5,12 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from ..shell import compound, simple_commands, split_env, split_runner, words
 from . import text as tx
 from .classify import HEAD_REUSE, classify, is_interactive
 from .cwd import locate
 from .model import Step
 from .placeholders import OUTPUT_FLAGS, detect
-from .shell import split_env, split_runner, words
 from .view import FileIndex, join
 
 REDUCE_KNOB = re.compile(r"(RUN|ROUND|TRIAL|ITER|EPOCH|SAMPLE|REPEAT|REP|SEED|STEP|SIZE|N_|NUM|COUNT|QUICK|FAST|SMALL)",
@@ -52,6 +52,9 @@ class Context:
 
 
 def build_step(cmd: str, ctx: Context) -> Step:
+    shape = compound(cmd)
+    if shape is not None:
+        return _statement_step(cmd, shape, ctx)
     inline_env, rest = split_env(cmd)
     runner, inner = split_runner(rest)
     if runner is None and inline_env:
@@ -88,6 +91,35 @@ def build_step(cmd: str, ctx: Context) -> Step:
     if kind in WORK_KINDS:
         step.notes += _missing_inputs(inner, cwd, ctx.index, {p.index for p in step.placeholders})
     return step
+
+
+def _statement_step(cmd: str, shape: str, ctx: Context) -> Step:
+    """A statement over several lines (a loop, `if … fi`, a `&&` chain, a here-document) is one step, run whole as
+    written; what it is (its kind, folder, mentions, placeholders) is read from the first command in it that does
+    work."""
+    lead = _lead(cmd)
+    step = build_step(lead, ctx) if lead != cmd else None
+    kind = step.kind if step is not None else classify(cmd, ctx.heading)
+    statement = Step(cmd=cmd, inner=cmd, runner=None, kind=kind, source=ctx.source, section=ctx.section,
+                     cwd=step.cwd if step is not None else ctx.cwd, env=dict(ctx.env), block=ctx.block,
+                     origin=ctx.origin)
+    if step is not None:
+        for name in ("notebook", "interactive", "reuse", "optional", "mentions", "quick", "long", "duration_hint_s",
+                     "notes"):
+            setattr(statement, name, getattr(step, name))
+        statement.placeholders = [p for p in step.placeholders if not p.resolved]
+    statement.notes.append(f"one statement over {len(cmd.splitlines())} lines ({shape}): run whole, as written")
+    return statement
+
+
+def _lead(cmd: str) -> str:
+    """The first command of a statement that does work (not `cd`, `echo`, `mkdir`, an assignment): it says what the
+    statement is. The statement itself when none does."""
+    found = simple_commands(cmd)
+    for simple in found:
+        if classify(simple.text, "") not in ("trivial", "env") and simple.words[0] not in ("mkdir", "test", "["):
+            return simple.text
+    return found[0].text if found else cmd
 
 
 def _missing_inputs(inner: str, cwd: str, index: FileIndex, placeholders: set[int]) -> list[str]:

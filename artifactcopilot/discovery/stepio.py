@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
+from ..shell import split_env, words
 from .classify import classify
-from .shell import split_env, words
 from .view import join, norm
 
 URL = re.compile(r"^(?:https?|ftp)://\S+$", re.I)

@@ -5,6 +5,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from .. import shell as sh
+
 PYTHON = re.compile(r"^(?:/usr(?:/local)?/bin/)?(python|python[23](?:\.\d+)?|py)$")
 PIP = re.compile(r"^(?:/usr(?:/local)?/bin/)?pip(?:[23](?:\.\d+)?)?$")
 RUNNERS = {"poetry": ("run",), "pipenv": ("run",), "uv": ("run",), "conda": ("run",), "mamba": ("run",)}
@@ -35,12 +37,8 @@ def split(line: str) -> list[list[str]] | None:
     """Simple commands of a line (split on &&, ||, ;); None when the line is not valid shell (unbalanced quotes).
     A pipeline stays one command with its '|' tokens."""
     line = re.sub(r"(^|\s)#.*$", "", line, flags=re.MULTILINE)  # a comment starts a word; `#egg=x` is not one
-    lexer = shlex.shlex(line, posix=True, punctuation_chars="|&;")
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = sh.tokens(line, operators="|&;")
+    if tokens is None:
         return None
     commands: list[list[str]] = []
     current: list[str] = []

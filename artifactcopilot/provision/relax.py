@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from .. import shell as sh
 from .context import HEREDOC, Context
 from .model import PIP, WORK, ProvisionStep
 from .pyversions import Minor, fmt, parse_minor
@@ -82,12 +83,12 @@ def _rewrite(ctx: Context, step: ProvisionStep, relaxed: dict[str, Relaxed], cho
     if step.kind not in ("pip", "project", "lock") or " -m pip install" not in step.script:
         return []
     cd = _CD.match(step.script)
-    cwd = shlex.split(cd.group("dir"))[0] if cd else "."
+    cwd = sh.split(cd.group("dir"))[0] if cd else "."
     script, used = _relax_heredoc(step.script, relaxed)  # a lock or environment file translated to pip lines
     if not used:
         script, used = _relax_words(script, relaxed)  # pins named on the documented command line
     for match in list(_R_FLAG.finditer(step.script)):
-        path = posixpath.normpath(posixpath.join(cwd, shlex.split(match.group("path"))[0]))
+        path = posixpath.normpath(posixpath.join(cwd, sh.split(match.group("path"))[0]))
         if path.startswith(("/", "../")) or not ctx.exists(path):
             continue  # only the artifact's own requirement files (not one the review wrote in the sandbox)
         lines, hits = _relaxed_lines(ctx, path, relaxed)

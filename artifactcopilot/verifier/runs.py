@@ -23,7 +23,8 @@ from ..evidence import EvidenceStore
 from ..models import Evidence
 from ..sandbox.commandlog import CommandLog, parse_log
 from ..sandbox.outcome import RunOutcome, judge
-from .shell import NO_PROGRAM, RUNNERS, program_words, simple_commands
+from ..shell import ENV_MANAGERS as RUNNERS
+from ..shell import NO_PROGRAM, program_words, simple_commands
 
 GROUNDING_INVOCATIONS = ("documented", "fix")
 # fmt: off
@@ -104,7 +105,12 @@ def _parents(path: str) -> list[str]:
 
 def runs_artifact_code(script: str, files: ArtifactFiles) -> bool:
     """Whether some simple command of `script` runs a program of the artifact."""
-    return any(_runs_code(program_words(words), files) for words in simple_commands(script))
+    return any(_runs_code(program_words(words), files) for words in _command_words(script))
+
+
+def _command_words(script: str) -> list[list[str]]:
+    """The words of each simple command of a run's script (loops, conditionals and substitutions looked into)."""
+    return [simple.words for simple in simple_commands(script)]
 
 
 def _runs_code(words: list[str], files: ArtifactFiles) -> bool:
@@ -202,7 +208,7 @@ class RunView:
     def ran_program(self) -> bool:
         """Exit 0 from some program beyond shell builtins (what a probe of the environment needs)."""
         return self.ok and self.outcome.valid and any(
-            program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in simple_commands(self.script)
+            program_words(w) and program_words(w)[0] not in SHELL_ONLY for w in _command_words(self.script)
         )
 
     @cached_property

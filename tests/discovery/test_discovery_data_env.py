@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from artifactcopilot.discovery.classify import classify
-from artifactcopilot.discovery.shell import split_env, split_runner, strip_prompt
+from artifactcopilot.discovery.cmdlines import strip_prompt
+from artifactcopilot.shell import split_env, split_runner
 
 from .helpers import cmds, step
 

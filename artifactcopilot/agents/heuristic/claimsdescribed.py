@@ -9,10 +9,10 @@ documented-output evidence (weak mapping, WA at most); the words alone, or a fil
 from __future__ import annotations
 
 import re
-import shlex
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
+from ... import shell as sh
 from ...claims.described import Description, read_descriptions
 from ...claims.describedcheck import check_described
 from ...models import EvidenceLevel
@@ -53,7 +53,7 @@ def _rel(base: str, word: str) -> str:
 def _files(run: dict, desc: Description, files: set[str]) -> tuple[str | None, str | None]:
     """The file the run wrote that the description is about, and the input it read (artifact-relative)."""
     try:
-        words = shlex.split(run.get("script") or "")
+        words = sh.split(run.get("script") or "")
     except ValueError:
         return None, None
     written = list(dict.fromkeys((run.get("files_created") or []) + (run.get("files_modified") or [])))

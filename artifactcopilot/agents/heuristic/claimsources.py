@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass, field
 
+from ... import shell as sh
 from ...claims.paperobjects import named_objects, paper_objects
 from ...claims.roles import descriptive_name
 from ...claims.shipped import compare_shipped, expected_siblings
@@ -197,7 +197,7 @@ def _shipped(tools: PhaseTools, runs: list[dict], checks: Checks) -> None:
     files = tools.list_files()
     for run in runs:
         try:
-            words = shlex.split(run.get("script") or "")
+            words = sh.split(run.get("script") or "")
         except ValueError:
             continue
         written = set((run.get("files_created") or []) + (run.get("files_modified") or []))
@@ -244,7 +244,7 @@ def tool_checks(tools: PhaseTools, d1_facts: dict, runs: list[dict], checks: Che
 def shipped_inputs(run: dict, files: set[str]) -> list[str]:
     """The artifact's own files and folders a command is given as input (not its program, not what it wrote)."""
     try:
-        words = shlex.split(run.get("script") or run.get("cmd") or "")
+        words = sh.split(run.get("script") or run.get("cmd") or "")
     except ValueError:
         return []
     program = named_program(words)

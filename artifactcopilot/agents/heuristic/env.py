@@ -11,6 +11,7 @@ import re
 import shlex
 from typing import Any
 
+from ... import shell as sh
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, Flag, PhasePacket
@@ -103,7 +104,7 @@ def _as_built(built: dict) -> dict:
 def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
     """The Dockerfile a documented `docker build` uses (`-f`, else CONTEXT/Dockerfile), if the artifact has it."""
     try:
-        tokens = shlex.split(cmd)
+        tokens = sh.split(cmd)
     except ValueError:
         return None
     named, context = None, "."

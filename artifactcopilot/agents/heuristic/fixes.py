@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from ... import shell as sh
 from ...interventions import Action
 from ...models import CommandRecord
 from ...provision import (
@@ -256,7 +257,7 @@ def _fix_path(script: str, wanted: str, files: list[str], cwd: str = ".") -> tup
     lines = script.splitlines()
     last = lines[-1]
     try:
-        tokens = shlex.split(last)
+        tokens = sh.split(last)
     except ValueError:
         return None
     for i, tok in enumerate(tokens):

@@ -11,6 +11,7 @@ import json
 import shlex
 from pathlib import PurePosixPath
 
+from ... import shell as sh
 from ...claims.newinput import NewInput, new_input, python_package
 from ...interventions import Action
 from ...models import EvidenceLevel, InterventionLevel, PhasePacket, Score
@@ -34,7 +35,7 @@ def _new_input_cases(tools: PhaseTools, runs: list[dict]) -> list[dict]:
     known, cases = set(files), []
     for run in runs:
         try:
-            words = shlex.split(run["script"])
+            words = sh.split(run["script"])
         except ValueError:
             continue
         for i, word in enumerate(words):
@@ -106,7 +107,7 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
             (prepare, new_input), what = _subset_script(case["input"], case["lines"]), f"a subset of {case['input']}"
         tools.run_setup(prepare, Action("evaluate", prepare[:200]), f"a new input for the transfer case: {what}",
                         network=False, timeout=60)
-        words = shlex.split(run["script"])
+        words = sh.split(run["script"])
         rel_new = (new_input if run["cwd"] in ("", ".")
                    else str(PurePosixPath(*[".."] * len(PurePosixPath(run["cwd"]).parts), new_input)))
         words[case["index"]] = rel_new
@@ -129,7 +130,7 @@ def _sibling(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: D
     if case is None:
         return None
     run = case["run"]
-    words = shlex.split(run["script"])
+    words = sh.split(run["script"])
     base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"
     words[case["index"]] = case["sibling"].removeprefix(base)
     script = shlex.join(words)

@@ -7,9 +7,9 @@ input, so it never validates a transfer by itself (D5.transfer_validated needs a
 """
 from __future__ import annotations
 
-import shlex
 from pathlib import Path, PurePosixPath
 
+from ... import shell as sh
 from ...tools import PhaseTools
 
 CODE = (".py", ".sh", ".r", ".jl", ".m", ".js", ".java", ".jar", ".pl", ".rb", ".c", ".cpp", ".h", ".ipynb", ".md")
@@ -31,7 +31,7 @@ def sibling_case(tools: PhaseTools, runs: list[dict]) -> dict | None:
     written = {f for r in runs for f in (r.get("files_created") or []) + (r.get("files_modified") or [])}
     for run in runs:
         try:
-            words = shlex.split(run.get("script") or "")
+            words = sh.split(run.get("script") or "")
         except ValueError:
             continue
         base = "" if run.get("cwd", ".") in ("", ".") else run["cwd"].rstrip("/") + "/"

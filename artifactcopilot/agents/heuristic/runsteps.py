@@ -6,6 +6,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ... import shell as sh
 from ...claims.paperobjects import named_objects, paper_objects, tied_objects
 from ...discovery import Step
 from ...discovery.reduce import find_reduction
@@ -148,8 +149,10 @@ def _relocated(step: Step, script: str, note: str) -> tuple[str, str] | None:
     if not match:
         return None
     wanted, documented, found, moved_to = match.groups()
+    if sh.compound(script) is not None:  # a loop or chain runs whole, as written, in the folder found
+        return None
     try:
-        words = shlex.split(script)
+        words = sh.split(script)
     except ValueError:
         return None
     for i, word in enumerate(words):
@@ -177,7 +180,7 @@ def command_of(step: Step) -> tuple[str, Action, str, str]:
     filled = [p for p in step.placeholders if p.resolved and p.fill]
     if filled:
         try:
-            words = shlex.split(step.inner)
+            words = sh.split(step.inner)
             for p in filled:
                 if p.fill and 0 <= p.index < len(words) and words[p.index] == p.token:
                     words[p.index] = p.fill

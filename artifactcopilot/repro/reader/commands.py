@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ... import shell as sh
 from . import tools as T
 from .context import Context
 from .model import Source, Step
@@ -164,10 +165,9 @@ def _skip_opts(args: list[str], valued: set[str]) -> list[str]:
 
 
 def _words_of(text: str) -> list[str]:
-    import shlex
 
     try:
-        return shlex.split(text)
+        return sh.split(text)
     except ValueError:
         return text.split()
 

@@ -1,91 +1,48 @@
 """The shell reader: bashlex parses the script; each simple command becomes a step (commands.py).
 
-Here-documents are taken out before parsing (bashlex does not take quoted delimiters) and come back
-as the command's stdin text. Constructs bashlex rejects (`case`, `[[ ]]`, `$(( ))`) are neutralised
-or, failing that, the offending lines are split into commands by a tokenizer. Pipes carry values
+Parsing is the shell package's (bashlex with its rewrites of what bashlex rejects): here-documents are taken out
+before parsing and come back as the command's stdin text; a script bashlex still rejects is read line by line, and a
+line it rejects is split into commands by the package's tokenizer. Pipes carry values
 from one step to the next; `x=$(cmd)` keeps the step in the variable, so `echo "$x"` displays it.
 """
 from __future__ import annotations
 
 import bisect
 import re
-import shlex
 
-import bashlex
-
+from ... import shell as sh
 from . import tools as T
 from .commands import Call, command
 from .context import Context
 from .model import Source
 
-HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
 MARK = re.compile(r"\u27e6(step|file):([^\u27e7]*)\u27e7")
-_ARITH = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
-_ARRAY = re.compile(r"^(\s*(?:local\s+|declare\s+-a\s+)?[A-Za-z_]\w*)=\(([^()\n]*)\)", re.MULTILINE)
-_DBRACKET = re.compile(r"\[\[\s.*?\s\]\]")
 _KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac", "{", "}", "(", ")",
              "function", "in", "select", "!"}
 
 
-def _arith(m: re.Match) -> str:
-    """`$((100 * pass / total))`: bashlex cannot read it; what it computes with are its variables."""
-    names = re.findall(r"(?<![\w$])\$?\{?([A-Za-z_]\w*)", m.group(0)[3:-2])
-    return "".join(f"${{{n}}}" for n in dict.fromkeys(names)) or "0"
-
-
 def take_heredocs(script: str, ctx: Context) -> str:
-    """The script with each here-document body replaced by blank lines and its operator by `< __HEREDOC_n__`."""
-    lines = script.split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        line = lines[i]
-        found = [m for m in HEREDOC.finditer(line) if not _quoted(line, m.start())]
-        if not found:
-            out.append(line)
-            i += 1
-            continue
-        bodies = []
-        j = i + 1
-        for m in found:
-            end, body = m.group(3), []
-            while j < len(lines) and (lines[j].lstrip("\t") if m.group(1) else lines[j]).rstrip() != end:
-                body.append(lines[j])
-                j += 1
-            j += 1
-            bodies.append("\n".join(body))
-        for m, text in zip(reversed(found), reversed(bodies)):
-            key = f"__HEREDOC_{len(ctx.heredocs)}__"
-            ctx.heredocs[key] = text
-            if not m.group(2):
-                ctx.expanding_heredocs.add(key)
-            if T.MASKED.search(text):
-                from .literals import NUMBER
+    """The script with each here-document body taken out (the shell package's reading), registered in ctx as the
+    stdin text of the command that reads `< __HEREDOC_n__`."""
+    text, docs = sh.take_heredocs(script, len(ctx.heredocs))
+    for doc in docs:
+        ctx.heredocs[doc.key] = doc.body
+        if doc.expands:
+            ctx.expanding_heredocs.add(doc.key)
+        if T.MASKED.search(doc.body):
+            from .literals import NUMBER
 
-                ctx.given.update(n.strip() for n in NUMBER.findall(text))
-            line = line[:m.start()] + f"< {key}" + line[m.end():]
-        out.append(line)
-        out.extend([""] * (min(j, len(lines)) - i - 1))
-        i = j
-    return "\n".join(out)
-
-
-def _quoted(line: str, pos: int) -> bool:
-    before = line[:pos]
-    return before.count("'") % 2 == 1 or (before.count('"') - before.count('\\"')) % 2 == 1 or \
-        "#" in before.split("'")[0] and before.lstrip().startswith("#")
+            ctx.given.update(n.strip() for n in NUMBER.findall(doc.body))
+    return text
 
 
 def read_shell(ctx: Context, script: str, cwd: str = "", line: int = 0) -> str:
     """Read a shell script into steps; returns the folder the script ends in."""
-    text = take_heredocs(script, ctx)
-    text = _ARITH.sub(_arith, text)
-    text = _DBRACKET.sub("true", text)
-    text = _ARRAY.sub(lambda m: f'{m.group(1)}="{m.group(2).replace(chr(34), "")}"', text)  # bashlex has no arrays
-    text = re.sub(r"^(\s*)function\s+([\w.-]+)\s*(\(\))?\s*\{", r"\1\2() {", text, flags=re.MULTILINE)
+    text = sh.prepare(take_heredocs(script, ctx))
     walker = _Walker(ctx, text, line)
     try:
-        trees = bashlex.parse(text)
-    except Exception:  # noqa: BLE001 - bashlex raises several error types; fall back to smaller pieces
+        trees = sh.parse(text)
+    except sh.ShellSyntaxError:  # fall back to smaller pieces
         return walker.chunks(cwd)
     for tree in trees:
         cwd = walker.node(tree, cwd)
@@ -114,21 +71,15 @@ class _Walker:
                 continue
             if logical.strip():
                 try:
-                    for tree in bashlex.parse(logical):
+                    for tree in sh.parse(logical):
                         cwd = _Walker(self.ctx, logical, self.base + start).node(tree, cwd)
-                except Exception:  # noqa: BLE001
+                except sh.ShellSyntaxError:
                     cwd = self.tokens(logical, cwd, self.base + start + 1)
             logical = ""
         return cwd
 
     def tokens(self, line: str, cwd: str, lineno: int) -> str:
-        try:
-            lex = shlex.shlex(line, posix=True, punctuation_chars=True)
-            lex.whitespace_split = True
-            lex.commenters = "#"
-            toks = list(lex)
-        except ValueError:
-            toks = line.split()
+        toks = sh.tokens(line, operators=True, comments=True) or line.split()
         cmd: list[str] = []
         for tok in toks + [";"]:
             if tok in (";", "&&", "||", "|", "&", ";;", "(", ")", "{", "}") or (not cmd and tok in _KEYWORDS):

@@ -1,12 +1,14 @@
-"""Shell-line handling: prompts, continuation lines, words, inline env prefixes, runner prefixes.
+"""Documented command lines: prompts, continuation lines, whole statements (a loop, an `if … fi`, a `&&` chain or a
+here-document over several lines is one statement), and whether a line reads as a command at all.
 
-No command is executed here; this only reads documented command text.
+Words and prefixes come from the shell package; nothing is executed here.
 """
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
+
+from ..shell import incomplete, program_of, split_env, split_runner
 
 PROGRAMS = {
     "python", "python2", "python3", "py", "pip", "pip2", "pip3", "pipx", "uv", "uvx", "poetry", "pipenv", "conda",
@@ -39,8 +41,6 @@ _PROMPTS = [
     re.compile(r"^\s*>\s+"),                                               # > cmd
     re.compile(r"^\s*\$(?=\.{0,2}/\w)"),                                     # $./script (no space)
 ]
-ENV_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
-RUNNERS = ("uv", "poetry", "pipenv", "conda", "sudo")
 
 
 def strip_prompt(line: str) -> tuple[str, bool]:
@@ -66,113 +66,59 @@ class LogicalLine:
     """Offset of its last physical line."""
 
 
+MAX_STATEMENT_LINES = 60
+"""A statement that is still open after this many lines is read line by line, as written."""
+_STARTS_COMPOUND = re.compile(r"^(for|while|until|select|if|case)\s|^[({]\s*|^\w[\w.-]*\s*\(\)\s*\{?\s*$")
+
+
 def logical_lines(code: str) -> list[LogicalLine]:
-    """Join continuation lines ("\\" at the end); remove prompts; keep comment lines as context of the next."""
+    """Documented statements: continuation lines ("\\" at the end) joined, prompts removed, and a statement that
+    goes on over lines (a loop, `if … fi`, a line ending in `&&`, a here-document, an open quote) kept whole with
+    its lines as written. Comment lines above a statement are kept as its context."""
+    raw = code.splitlines()
     out: list[LogicalLine] = []
-    buf, start, prompted, comments = "", 0, False, []
-    for n, raw in enumerate(code.splitlines()):
-        text, had_prompt = strip_prompt(raw) if not buf else (raw.strip(), False)
-        if not buf:
-            start, prompted = n, had_prompt
-            if text.startswith(("#", "//")):
-                comments.append(text.lstrip("#/ ").strip())
-                continue
-        if text.endswith("\\") and not text.endswith("\\\\"):
-            buf += text[:-1].rstrip() + " "
+    comments: list[str] = []
+    n = 0
+    while n < len(raw):
+        text, prompted = strip_prompt(raw[n])
+        start = n
+        if text.startswith(("#", "//")):
+            comments.append(text.lstrip("#/ ").strip())
+            n += 1
             continue
-        full = (buf + text).strip()
-        buf = ""
-        if full:
-            out.append(LogicalLine(full, start, prompted, comments, n))
+        while text.endswith("\\") and not text.endswith("\\\\") and n + 1 < len(raw):
+            n += 1
+            text = text[:-1].rstrip() + " " + raw[n].strip()
+        text = text.rstrip("\\").strip() if text.endswith("\\") and not text.endswith("\\\\") else text.strip()
+        if text and _opens(text):
+            text, n = _statement(raw, text, n, prompted)
+        if text:
+            out.append(LogicalLine(text, start, prompted, comments, n))
             comments = []
         elif not prompted:
             comments = []
-    if buf.strip():
-        out.append(LogicalLine(buf.strip(), start, prompted, comments, len(code.splitlines()) - 1))
+        n += 1
     return out
 
 
-def _substitutions(cmd: str) -> tuple[str, list[str]]:
-    """Replace `$(...)` and backtick substitutions with markers so that each stays one word."""
-    out, subs, i = [], [], 0
-    while i < len(cmd):
-        if cmd.startswith("$(", i) or cmd[i] == "`":
-            close, depth, j = ("`", 0, i + 1) if cmd[i] == "`" else (")", 1, i + 2)
-            while j < len(cmd) and (depth > 0 if close == ")" else cmd[j] != "`"):
-                depth += {"(": 1, ")": -1}.get(cmd[j], 0) if close == ")" else 0
-                j += 1
-            end = j if close == ")" else j + 1
-            subs.append(cmd[i:end])
-            out.append(f"\x00{len(subs) - 1}\x00")
-            i = end
-            continue
-        out.append(cmd[i])
-        i += 1
-    return "".join(out), subs
+def _opens(text: str) -> bool:
+    """A line that starts a statement going on over lines (judged by the shell parser)."""
+    return (bool(_STARTS_COMPOUND.match(text)) or looks_like_command(text)) and incomplete(text)
 
 
-def words(cmd: str) -> list[str]:
-    """Shell words of a command (quotes removed, `$(...)` kept whole); a plain split when the quoting is broken."""
-    masked, subs = _substitutions(cmd)
-    try:
-        parts = shlex.split(masked, comments=False, posix=True)
-    except ValueError:
-        parts = masked.split()
-    return [re.sub(r"\x00(\d+)\x00", lambda m: subs[int(m.group(1))], p) for p in parts]
-
-
-def program_of(cmd: str) -> str:
-    parts = cmd.strip().split()
-    return parts[0] if parts else ""
-
-
-def split_env(cmd: str) -> tuple[dict[str, str], str]:
-    """Inline variable assignments before a command: `RUNS=1 python x.py` gives ({"RUNS": "1"}, "python x.py")."""
-    env: dict[str, str] = {}
-    rest = cmd.strip()
-    while True:
-        match = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)=((?:\"[^\"]*\"|'[^']*'|\S)*)\s+(?=\S)", rest)
-        if not match:
-            return env, rest
-        env[match.group(1)] = match.group(2).strip("'\"")
-        rest = rest[match.end():]
-
-
-def split_runner(cmd: str) -> tuple[str | None, str]:
-    """The runner prefix (uv run, poetry run, pipenv run, conda run -n X, sudo) and the command it runs."""
-    runner: str | None = None
-    rest = cmd.strip()
-    while True:
-        found = _one_runner(rest)
-        if not found:
-            return runner, rest
-        name, rest = found
-        runner = runner or name
-
-
-def _one_runner(cmd: str) -> tuple[str, str] | None:
-    patterns = [
-        ("uv", r"^uv\s+run(\s+--?[\w-]+(?:[ =](?!python\b)[^\s-]\S*)?)*\s+"),
-        ("poetry", r"^poetry\s+run\s+"),
-        ("pipenv", r"^pipenv\s+run\s+"),
-        ("conda", (r"^(?:conda|mamba|micromamba)\s+run\s+(?:(?:-n|--name|-p|--prefix)\s+\S+\s+|--no-capture-output\s+|"
-                   r"--live-stream\s+)*")),
-        ("sudo", r"^sudo(\s+-[EHiSk]+|\s+-u\s+\S+)*\s+"),
-    ]
-    for name, rx in patterns:
-        match = re.match(rx, cmd)
-        if match and cmd[match.end():].strip():
-            rest = cmd[match.end():].strip()
-            if name == "uv" and re.match(r"^--?[\w-]+\s", rest):
-                return None
-            return name, rest
-    return None
-
-
-def head_word(inner: str) -> str:
-    """The program a command line starts with, ignoring env prefixes."""
-    _, rest = split_env(inner)
-    return program_of(rest)
+def _statement(raw: list[str], text: str, n: int, prompted: bool) -> tuple[str, int]:
+    """The whole statement opened by `text` at line n and the offset of its last line; the line alone (and n) when
+    it does not close within MAX_STATEMENT_LINES or a new prompt starts first."""
+    lines = [text]
+    for j in range(n + 1, min(len(raw), n + MAX_STATEMENT_LINES)):
+        line, has_prompt = strip_prompt(raw[j]) if prompted else (raw[j].rstrip(), False)
+        if prompted and has_prompt and not re.match(r"^\s*>\s", raw[j]):
+            break
+        lines.append(line if prompted else raw[j].rstrip())
+        joined = "\n".join(lines)
+        if not incomplete(joined):
+            return joined, j
+    return text, n
 
 
 def looks_like_command(text: str, console_scripts: set[str] | frozenset[str] = frozenset(),
