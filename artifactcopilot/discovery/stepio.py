@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
-from ..shell import split_env, words
+from ..shell import pipelines, split_env, words
 from .classify import classify
 from .view import join, norm
 
@@ -160,7 +160,7 @@ def step_io(inner: str, kind: str, cwd: str = ".", read=None) -> StepIO:
     """Reads, writes and URLs of one documented command (`inner`: without runner prefix), run in `cwd`; `read(rel)`
     gives the text of an artifact file (to read a script the command runs), or None."""
     io = StepIO()
-    parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", inner.strip()) if p.strip()]
+    parts = [p for p in pipelines(inner.strip()) if p.strip()]
     for part in parts:
         argv = words(split_env(part)[1])
         if not argv:

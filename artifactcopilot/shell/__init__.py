@@ -6,16 +6,15 @@ text through this package alone; `shlex.split` is called here and nowhere else. 
 """
 from __future__ import annotations
 
+from .statements import Loop, compound, for_loop
 from .syntax import (
     HEREDOC,
     Heredoc,
-    Loop,
     ShellSyntaxError,
     Simple,
-    compound,
-    for_loop,
     incomplete,
     parse,
+    pipelines,
     prepare,
     simple_commands,
     take_heredocs,
@@ -38,7 +37,7 @@ from .words import (
 
 __all__ = [
     "ENV_ASSIGN", "ENV_MANAGERS", "HEREDOC", "KEYWORDS", "NO_PROGRAM", "WRAPPERS", "Heredoc", "Loop",
-    "ShellSyntaxError", "Simple", "compound", "for_loop", "head_word", "incomplete", "parse", "prepare",
+    "ShellSyntaxError", "Simple", "compound", "for_loop", "head_word", "incomplete", "parse", "pipelines", "prepare",
     "program_of", "program_words", "simple_commands", "split", "split_env", "split_runner", "take_heredocs",
     "tokens", "words",
 ]

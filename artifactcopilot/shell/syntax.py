@@ -8,11 +8,12 @@ rejects is read by the tokenizer (`words.tokens`) split at operators. Nothing is
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 import bashlex
 
-from .words import tokens
+from .words import ENV_ASSIGN, program_words, tokens
 
 HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
 _ARITH = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
@@ -40,12 +41,39 @@ class Heredoc:
 
 @dataclass
 class Simple:
-    """One simple command: its words (quotes removed), its text and the compound commands around it."""
+    """One simple command: its words (quotes removed), its text, its redirections and here-document, and the
+    compound commands around it."""
 
     words: list[str]
     text: str
     within: list[str] = field(default_factory=list)
     """Kinds of the compound commands it sits in, outermost first (`for loop`, `if … fi`, `&&`, ...)."""
+    redirects: list[tuple[str, str]] = field(default_factory=list)
+    """(operator, target) of each redirection, `>`, `>>`, `<`, `2>`, ... (a here-document's target is its key)."""
+    heredoc: str | None = None
+    """The here-document the command reads, when it reads one."""
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Variables assigned before the program (`RUNS=1 python x.py`)."""
+        out: dict[str, str] = {}
+        for word in self.words:
+            if not ENV_ASSIGN.match(word):
+                break
+            name, _, value = word.partition("=")
+            out[name] = value
+        return out
+
+    @property
+    def runner(self) -> str | None:
+        """The environment manager or wrapper it runs under (`uv` for `uv run`, `sudo`, `time`), if any."""
+        rest = self.words[len(self.env):]
+        return rest[0] if rest and len(program_words(rest)) < len(rest) else None
+
+    @property
+    def argv(self) -> list[str]:
+        """The words from the program on (assignments, wrappers and runner prefixes dropped)."""
+        return program_words(self.words)
 
 
 def _quoted(line: str, pos: int) -> bool:
@@ -142,7 +170,7 @@ def _open_heredoc(text: str) -> bool:
 def simple_commands(script: str) -> list[Simple]:
     """Every simple command of a script, with the compound commands it sits in; command substitutions' commands
     included. Redirect targets, comments and here-document bodies are no words."""
-    body, _ = take_heredocs(script.replace("\\\n", " "))
+    body, docs = take_heredocs(script.replace("\\\n", " "))
     text = prepare(body)
     try:
         trees = parse(text)
@@ -151,6 +179,9 @@ def simple_commands(script: str) -> list[Simple]:
     out: list[Simple] = []
     for tree in trees:
         _collect(tree, text, [], out)
+    bodies = {doc.key: doc.body for doc in docs}
+    for simple in out:
+        simple.heredoc = next((bodies[t] for op, t in simple.redirects if op == "<" and t in bodies), None)
     return out
 
 
@@ -158,8 +189,10 @@ def _collect(node, text: str, within: list[str], out: list[Simple]) -> None:
     kind = node.kind
     if kind == "command":
         argv = [p.word for p in node.parts if p.kind in ("word", "assignment")]
+        redirects = [(f"{p.input if p.input is not None else ''}{p.type}", getattr(p.output, "word", str(p.output)))
+                     for p in node.parts if p.kind == "redirect"]
         if argv:
-            out.append(Simple(argv, text[node.pos[0]:node.pos[1]], list(within)))
+            out.append(Simple(argv, text[node.pos[0]:node.pos[1]], list(within), redirects))
         for part in node.parts:
             for sub in _substitutions(part):
                 _collect(sub, text, within, out)
@@ -176,6 +209,51 @@ def _collect(node, text: str, within: list[str], out: list[Simple]) -> None:
     for attr in ("parts", "list"):
         for child in getattr(node, attr, None) or []:
             _collect(child, text, inner, out)
+
+
+def pipelines(script: str) -> list[str]:
+    """The text of each pipeline (or lone simple command) of a script in order, `&&`, `||`, `;` and newlines
+    between them; a loop's or conditional's body is looked into. Text bashlex rejects is split at those operators
+    by the tokenizer."""
+    body, _ = take_heredocs(script.replace("\\\n", " "))
+    text = prepare(body)
+    try:
+        trees = parse(text)
+    except ShellSyntaxError:
+        return _split_by_tokens(body)
+    out: list[str] = []
+    for tree in trees:
+        _pipes(tree, text, out)
+    return out
+
+
+def _pipes(node, text: str, out: list[str]) -> None:
+    if node.kind in ("pipeline", "command"):
+        out.append(text[node.pos[0]:node.pos[1]])
+        return
+    for attr in ("parts", "list"):
+        for child in getattr(node, attr, None) or []:
+            if child.kind not in ("reservedword", "operator", "word"):
+                _pipes(child, text, out)
+
+
+def _split_by_tokens(text: str) -> list[str]:
+    out: list[str] = []
+    current: list[str] = []
+    for token in tokens(text, "|&;\n") or text.split():
+        if token in ("&&", "||", ";", "\n", "&", ";;") or set(token) <= {"\n"}:
+            if current:
+                out.append(_joined(current))
+            current = []
+        else:
+            current.append(token)
+    if current:
+        out.append(_joined(current))
+    return out
+
+
+def _joined(words: list[str]) -> str:
+    return " ".join(w if set(w) <= set("|&;<>()") else shlex.quote(w) for w in words)
 
 
 def _substitutions(node):
@@ -215,66 +293,3 @@ def _by_tokens(text: str) -> list[Simple]:
     if current:
         out.append(Simple(current, " ".join(current)))
     return out
-
-
-def compound(text: str) -> str | None:
-    """The kind of compound command a documented statement is (`for loop`, `while loop`, `if … fi`, `&&` across
-    lines, `here-document`, ...); None for a line of simple commands (`cd x && make` included)."""
-    body, docs = take_heredocs(text)
-    if docs:
-        return "here-document"
-    one_line = "\n" not in text.strip()
-    try:
-        trees = parse(prepare(body))
-    except ShellSyntaxError:
-        return None if one_line else "lines"
-    kind = next((k for k in map(_top_kind, trees) if k), None)
-    if one_line:
-        return kind if kind not in ("&&", "|") else None
-    return kind or "lines"
-
-
-def _top_kind(node) -> str | None:
-    if node.kind in COMPOUND_KINDS:
-        return COMPOUND_KINDS[node.kind]
-    if node.kind == "compound":
-        inner = [_top_kind(p) for p in node.list or []]
-        return next((k for k in inner if k), "group")
-    if node.kind == "list":
-        inner = [_top_kind(p) for p in node.parts if p.kind != "operator"]
-        found = next((k for k in inner if k), None)
-        return found or ("&&" if any(p.kind == "operator" and p.op in ("&&", "||") for p in node.parts) else None)
-    if node.kind == "pipeline" and len(node.parts) > 1:
-        inner = [_top_kind(p) for p in node.parts if p.kind != "pipe"]
-        return next((k for k in inner if k), "|")
-    return None
-
-
-@dataclass
-class Loop:
-    """A `for NAME in ITEMS` loop over words written out."""
-
-    name: str
-    items: list[str]
-    span: tuple[int, int]
-    """Where the items are written in the text (start, end)."""
-
-
-def for_loop(text: str) -> Loop | None:
-    """The statement's `for` loop over written words (no glob, no substitution), or None."""
-    try:
-        trees = parse(text)
-    except ShellSyntaxError:
-        return None
-    node = trees[0] if len(trees) == 1 else None
-    while node is not None and node.kind == "compound":
-        node = node.list[0] if len(node.list) == 1 else None
-    if node is None or node.kind != "for":
-        return None
-    words = [p for p in node.parts if p.kind == "word"]
-    if len(words) < 2 or not any(p.kind == "reservedword" and p.word == "in" for p in node.parts):
-        return None
-    items = words[1:]
-    if any(re.search(r"[*?\[$`{]", text[w.pos[0]:w.pos[1]]) for w in items):
-        return None
-    return Loop(words[0].word, [w.word for w in items], (items[0].pos[0], items[-1].pos[1]))

@@ -43,3 +43,15 @@ def test_a_documented_for_loop_runs_with_its_variable_for_every_item(tmp_path, r
     assert "# files created: results/alpha.txt, results/beta.txt, results/gamma.txt" in loop[0]
     items = {i.item: i for i in report.dimensions["D3"].checklist}
     assert items["RW3"].status == "satisfied", items["RW3"].note
+
+
+def test_a_long_loop_over_written_items_is_reduced_to_its_first_items_and_a_short_one_is_not():
+    from artifactcopilot.discovery.reduce import find_reduction
+
+    loop = "for corpus in a b c d e f g h; do\n    python3 count.py \"corpora/$corpus.txt\"\ndone"
+    red = find_reduction(loop, ".", lambda rel: None)
+    assert red is not None and red.full == 8 and red.reduced == 1
+    assert red.script == "for corpus in a; do\n    python3 count.py \"corpora/$corpus.txt\"\ndone"
+    assert red.text.startswith("RW5-reduced: the item count of the documented loop `for corpus in …`")
+    assert find_reduction(loop.replace("a b c d e f g h", "a b c"), ".", lambda rel: None) is None
+    assert find_reduction(loop.replace("a b c d e f g h", "corpora/*.txt"), ".", lambda rel: None) is None

@@ -57,3 +57,10 @@ def test_words_and_split():
     assert sh.split_runner("conda run -n env python x.py") == ("conda", "python x.py")
     assert sh.program_words(["time", "uv", "run", "--with", "numpy", "python", "x.py"]) == ["python", "x.py"]
     assert sh.tokens("a && b; c | d", operators="|&;") == ["a", "&&", "b", ";", "c", "|", "d"]
+
+
+def test_a_simple_command_carries_its_prefixes_redirections_and_here_document():
+    run, cat = sh.simple_commands("RUNS=1 uv run python x.py > out.txt\ncat > cfg.yaml <<'EOF'\nlr: 0.1\nEOF\n")
+    assert run.env == {"RUNS": "1"} and run.runner == "uv" and run.argv == ["python", "x.py"]
+    assert run.redirects == [(">", "out.txt")] and run.heredoc is None
+    assert cat.argv == ["cat"] and (">", "cfg.yaml") in cat.redirects and cat.heredoc == "lr: 0.1"
