@@ -256,6 +256,30 @@ class NetworkUse(Strict):
     fetches: list[Fetch] = Field(default_factory=list, description="Every documented fetch and linked acquisition.")
 
 
+class RouteEntry(Strict):
+    """One documented command of the route, in the order the review ran it, and what came of it."""
+
+    rank: int
+    command: str
+    cwd: str = "."
+    objects: list[str] = Field(default_factory=list, description="Paper objects the documentation ties it to.")
+    cost: str = Field("", description="Its documented cost as written, with where (empty: none stated).")
+    status: Literal["valid", "partial", "failed", "skipped", "not run"]
+    detail: str = Field("", description="The outcome, why it was skipped or not run, how it was reduced.")
+    seconds: float | None = None
+    evidence: list[str] = Field(default_factory=list)
+
+
+class Route(Strict):
+    """The documentation read as a plan and what the review covered of it (D1 plans it, D3 runs it)."""
+
+    entries: list[RouteEntry] = Field(default_factory=list)
+    covered: list[str] = Field(default_factory=list, description="Paper objects a valid or partial run covered.")
+    not_covered: list[str] = Field(default_factory=list, description="Paper objects tied or named, not covered.")
+    reduced: list[str] = Field(default_factory=list, description="Commands run smaller, with how.")
+    prerequisites: list[str] = Field(default_factory=list, description="What the prose asked to do first, done.")
+
+
 class Report(Strict):
     """report.json: the contract in DESIGN.md, validated by schemas/report.schema.json."""
 
@@ -286,6 +310,8 @@ class Report(Strict):
     badges_not_established: list[str] = Field(
         default_factory=list, description="Badges not awarded only because a phase they need was not established "
                                           "(its agent failed): no verdict on the artifact, the badge is a lower bound.")
+    route: Route = Field(default_factory=Route, description="The documented route: each command in the order run, "
+                         "its paper objects, documented cost and outcome; the objects covered and not.")
     network: NetworkUse = Field(default_factory=NetworkUse,
                                 description="Network use: offline or not, how network-on steps were contained, and "
                                             "every fetch with its URL, host, bytes, hash and outcome.")

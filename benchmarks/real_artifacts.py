@@ -2,7 +2,7 @@
 
     python benchmarks/real_artifacts.py [--dev ../shared/real] [--root /tmp/real] [--out /tmp/real-out]
                                         [--sandbox auto] [--only ID,ID] [--jobs 1] [--paper pdf|md]
-                                        [--compare OLD.json] [--smoke]
+                                        [--compare OLD.json] [--rescore OLD.json] [--smoke]
 
 Reviews every artifact of `dev.tsv` that is materialized under ROOT/<id> (see ../shared/real/README.md:
 `fetch` + `materialize.py`) with the offline agent and the chosen sandbox. The paper is the real PDF where the
@@ -40,6 +40,25 @@ DEFAULT_DEV = HERE.parent.parent / "shared" / "real"
 EXAMPLE = HERE.parent / "examples" / "wordfreq"
 LADDER = ("none", "available", "functional", "reusable")
 VALIDATION_EVERY = 3
+CAREFUL = HERE / "careful_here.tsv"
+"""The second reference: what a careful reviewer following ArtifactGuide reaches on this machine (audits/<id>.md),
+one rung or a range low..high where reuse cannot be settled by the artifact's own material."""
+
+
+def careful_labels(path: Path = CAREFUL) -> dict[str, tuple[str, str]]:
+    """id -> (lowest, highest) careful-here rung."""
+    if not path.is_file():
+        return {}
+    out = {}
+    for row in csv.DictReader(open(path, encoding="utf-8"), delimiter="\t"):
+        low, _, high = row["careful_here"].partition("..")
+        out[row["id"]] = (low, high or low)
+    return out
+
+
+def within(predicted: str, label: tuple[str, str] | None) -> bool:
+    return label is not None and predicted in LADDER and \
+        LADDER.index(label[0]) <= LADDER.index(predicted) <= LADDER.index(label[1])
 
 
 def rung(awarded: str) -> str:
@@ -82,7 +101,8 @@ def review(row: dict, args) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     awarded = row.get("awarded_badges") or row.get("top_badge") or "none"
     base = {"id": row["id"], "split": row["split"], "awarded": awarded, "rung": rung(awarded),
-            "awarded_reproduced": awards_reproduced(awarded), "paper": paper.name}
+            "awarded_reproduced": awards_reproduced(awarded), "paper": paper.name,
+            "careful": "..".join(dict.fromkeys(row["careful"])) if row.get("careful") else ""}
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", "review", str(paper), str(artifact),
                            "--out", str(out), "--agent", "heuristic", "--sandbox", args.sandbox, "--json"],
@@ -109,6 +129,7 @@ def main() -> None:
     parser.add_argument("--paper", choices=("pdf", "md"), default="pdf",
                         help="pdf: the real paper where the set has one, else the stand-in; md: the stand-ins")
     parser.add_argument("--compare", default="", help="results.json of an earlier run: its predictions beside")
+    parser.add_argument("--rescore", default="", help="results.json of an earlier run: score it again, review nothing")
     parser.add_argument("--smoke", action="store_true", help="review the bundled example as a one-row set (a check)")
     args = parser.parse_args()
     if args.smoke:
@@ -125,15 +146,22 @@ def main() -> None:
 def rows_of(dev: Path) -> list[dict]:
     """dev.tsv's rows in file order, each with its split: every third row is validation ("v"), the rest built on."""
     rows = list(csv.DictReader(open(dev / "dev.tsv", encoding="utf-8"), delimiter="\t"))
+    labels = careful_labels()
     for n, row in enumerate(rows, start=1):
         row["split"] = "v" if n % VALIDATION_EVERY == 0 else ""
+        row["careful"] = labels.get(row["id"], ())
     return rows
 
 
 def figures(results: list[dict]) -> dict:
     """Ladder agreement, over-awards and Reproduced agreement of a set of rows."""
     scored = [r for r in results if r["predicted"] != "error"]
+    careful = [r for r in scored if r.get("careful")]
     return {"n": len(results), "exact": sum(r["predicted"] == r["rung"] for r in scored),
+            "careful_n": len([r for r in results if r.get("careful")]),
+            "careful_exact": sum(within(r["predicted"], _range(r["careful"])) for r in careful),
+            "careful_over": [r["id"] for r in careful if r["predicted"] in LADDER
+                             and LADDER.index(r["predicted"]) > LADDER.index(_range(r["careful"])[1])],
             "over": [r["id"] for r in scored if over_award(r["rung"], r["predicted"])],
             "errors": [r["id"] for r in results if r["predicted"] == "error"],
             "reproduced_agree": sum(r["reproduced"] == r["awarded_reproduced"] for r in scored),
@@ -142,9 +170,16 @@ def figures(results: list[dict]) -> dict:
             "reproduced_over": [r["id"] for r in scored if r["reproduced"] and not r["awarded_reproduced"]]}
 
 
+def _range(text: str) -> tuple[str, str]:
+    low, _, high = text.partition("..")
+    return low, high or low
+
+
 def _line(name: str, f: dict) -> str:
     return (f"{name}: {f['exact']}/{f['n']} exact on the ladder, {len(f['over'])} over-awarded"
             + (f" ({', '.join(f['over'])})" if f["over"] else "")
+            + (f"; careful-here {f['careful_exact']}/{f['careful_n']}, {len(f['careful_over'])} above it"
+               + (f" ({', '.join(f['careful_over'])})" if f["careful_over"] else "") if f.get("careful_n") else "")
             + f"; Results Reproduced {f['reproduced_hit']} of {f['reproduced_awarded']} awards said, "
             f"{len(f['reproduced_over'])} said without an award"
             + (f" ({', '.join(f['reproduced_over'])})" if f["reproduced_over"] else "")
@@ -158,20 +193,28 @@ def run(args) -> list[dict]:
             if (Path(args.root) / r["id"]).is_dir() and (not only or r["id"] in only)]
     if not rows:
         sys.exit(f"no materialized artifact under {args.root} (see {args.dev}/README.md)")
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda r: review(r, args), rows))
+    if args.rescore:  # the rows of an earlier run, scored again against today's labels
+        kept = {r["id"]: r for r in json.loads(Path(args.rescore).read_text(encoding="utf-8"))["rows"]}
+        results = [{**kept[r["id"]], "split": r["split"], "careful": "..".join(dict.fromkeys(r["careful"]))}
+                   for r in rows if r["id"] in kept]
+    else:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(lambda r: review(r, args), rows))
     earlier = {}
     if args.compare and Path(args.compare).is_file():
         earlier = {r["id"]: r for r in json.loads(Path(args.compare).read_text(encoding="utf-8"))["rows"]}
-    print(f"{'artifact':<16} {'v':<2} {'awarded':<36} {'rung':<11} {'before':<13} {'predicted':<13} {'ok':<3} "
-          f"{'D1 D2 D3 D4 D5':<15} {'E':<3} {'I':<3} {'time':>7}")
+    print(f"{'artifact':<16} {'v':<2} {'awarded':<36} {'rung':<11} {'careful here':<22} {'before':<13} "
+          f"{'predicted':<13} {'ok':<3} {'here':<4} {'D1 D2 D3 D4 D5':<15} {'E':<3} {'I':<3} {'time':>7}")
     for r in results:
         ok = "✓" if r["predicted"] == r["rung"] else ("✗↑" if over_award(r["rung"], r["predicted"]) else "✗")
+        label = _range(r["careful"]) if r.get("careful") else None
+        here = "" if label is None else "✓" if within(r["predicted"], label) else \
+            "✗↑" if r["predicted"] in LADDER and LADDER.index(r["predicted"]) > LADDER.index(label[1]) else "✗"
         pred = r["predicted"] + ("+R" if r.get("reproduced") else "")
         old = earlier.get(r["id"])
         before = (old["predicted"] + ("+R" if old.get("reproduced") else "")) if old else ""
-        print(f"{r['id']:<16} {r['split']:<2} {r['awarded']:<36} {r['rung']:<11} {before:<13} {pred:<13} {ok:<3} "
-              f"{r.get('dims', ''):<15} {r.get('level', ''):<3} "
+        print(f"{r['id']:<16} {r['split']:<2} {r['awarded']:<36} {r['rung']:<11} {r.get('careful', ''):<22} "
+              f"{before:<13} {pred:<13} {ok:<3} {here:<4} {r.get('dims', ''):<15} {r.get('level', ''):<3} "
               f"{r.get('max_i', ''):<3} {r['seconds']:>6.0f}s" + (f"  {r['error']}" if r.get("error") else ""))
     built = [r for r in results if not r["split"]]
     held = [r for r in results if r["split"]]
@@ -182,6 +225,8 @@ def run(args) -> list[dict]:
     print(_line("validation", summary["validation"]))
     times = [r["seconds"] for r in results]
     print(f"review time median {statistics.median(times):.0f}s, slowest {max(times):.0f}s; total {sum(times):.0f}s")
+    if args.rescore:
+        return results
     Path(args.out).mkdir(parents=True, exist_ok=True)
     (Path(args.out) / "results.json").write_text(json.dumps({"rows": results, "summary": summary}, indent=1),
                                                  encoding="utf-8")

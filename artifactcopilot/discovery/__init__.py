@@ -11,6 +11,7 @@ from .model import (
                     ApiExample,
                     BadgeRequest,
                     Discovery,
+                    DocCost,
                     DocFile,
                     DocSection,
                     DocumentedOutput,
@@ -22,11 +23,12 @@ from .model import (
                     Notebook,
                     OptionDoc,
                     Placeholder,
+                    Prerequisite,
                     ReuseHints,
                     Step,
 )
 from .view import ArtifactView, DirectoryView
 
-__all__ = ["ApiExample", "ArtifactView", "BadgeRequest", "DirectoryView", "Discovery", "DocFile", "DocSection",
-           "DocumentedOutput", "DriverScript", "EnvVar", "ExpectedOutput", "InputFormat", "MakeTarget", "Notebook",
-           "OptionDoc", "Placeholder", "ReuseHints", "Step", "discover"]
+__all__ = ["ApiExample", "ArtifactView", "BadgeRequest", "DirectoryView", "Discovery", "DocCost", "DocFile",
+           "DocSection", "DocumentedOutput", "DriverScript", "EnvVar", "ExpectedOutput", "InputFormat", "MakeTarget",
+           "Notebook", "OptionDoc", "Placeholder", "Prerequisite", "ReuseHints", "Step", "discover"]

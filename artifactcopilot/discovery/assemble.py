@@ -14,11 +14,37 @@ from .makefile import conventional, default_target, script_cwd
 from .model import DriverScript, MakeTarget, Notebook, Placeholder, Step
 from .notebooks import DocLine
 from .prose import script_command
+from .variants import Variant, apply_variant
 from .view import ArtifactView, FileIndex, join, safe_read
 
 LABEL = re.compile(r"^((?:experiment|main result|result|step|part|task|claim|figure|table|rq)\s*[\w.]*\d[\w.]*)"
                    r"\s*[:.\-–]",
                    re.IGNORECASE)
+
+
+def with_variants(raws: list[RawStep], variants: list[Variant]) -> list[RawStep]:
+    """The documented steps, and after each command a pattern names ("replace `fig_3a.py` with …") the same command
+    with each alternative the pattern allows, in the pattern command's folder."""
+    out: list[RawStep] = []
+    for raw in raws:
+        out.append(raw)
+        step = raw.step
+        if step.kind not in ("workflow", "plot"):
+            continue
+        for n, variant in enumerate(v for v in variants if v.pattern):
+            for k, alternative in enumerate(variant.alternatives):
+                inner = apply_variant(step.inner, variant, alternative, step.cwd)
+                if inner is None:
+                    continue
+                cmd = step.cmd.replace(step.inner, inner, 1) if step.inner in step.cmd else inner
+                made = Step(cmd=cmd, inner=inner, runner=step.runner, kind=step.kind, source=variant.source,
+                            section=step.section, cwd=step.cwd, env=dict(step.env), block=step.block, origin="prose",
+                            mentions=[], documented=True,
+                            notes=[f"the documented pattern `{step.cmd}` with `{variant.pattern}` replaced by "
+                                   f"`{posixpath.basename(alternative)}` ({variant.source}: "
+                                   f"\"{variant.sentence[:160]}\")"])
+                out.append(RawStep(made, (raw.pos[0], raw.pos[1], raw.pos[2] * 1000 + n * 100 + k + 1)))
+    return out
 
 
 def dedupe_key(step: Step) -> tuple:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .cmdlines import LogicalLine, logical_lines, looks_like_command
+from .prereqs import assignment_line
 
 SHELL_INFOS = {"bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "cmd", "terminal",
                "shellsession", "powershell", "ps", "ps1", "bat", "batch", "fish", "ksh", "csh", "tcsh"}
@@ -35,7 +36,7 @@ def read_block(code: str, info: str, before: str, console_scripts: frozenset[str
         return _prompted(lines, code)
     if is_tree_listing(code):
         return BlockReading("other")  # a drawn directory tree, even in a block labelled `bash`
-    lines = [ln for ln in lines if not TREE_LINE.match(ln.text)]
+    lines = [ln for ln in lines if not TREE_LINE.match(ln.text) and not assignment_line(ln.text)]
     info = info.lower()
     commandish = [ln for ln in lines if looks_like_command(ln.text, console_scripts)]
     if info in SHELL_INFOS:

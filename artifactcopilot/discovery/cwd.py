@@ -85,3 +85,34 @@ def locate(index: FileIndex, cwd: str, inner: str) -> tuple[str, str | None]:
     if hits:
         return cwd, f"{path} is not in {cwd}/; several candidates ({', '.join(hits[:3])})"
     return cwd, f"{path} is not in the artifact"
+
+
+ENTERS_ARG = re.compile(r"^\s*(?:cd|pushd)\s+[\"']?\$\{?(\d)\}?[\"']?/?\s*(?:$|[;&|])", re.MULTILINE)
+
+
+def argument_folder(index: FileIndex, cwd: str, inner: str, read) -> tuple[str, str, str] | None:
+    """A shell script the command runs that enters one of its arguments as a folder (`cd $1/`) where that folder is
+    not under the documented folder but exists in exactly one other place: (the command with the script's path
+    from there, that folder, a note). None otherwise."""
+    parts = words(inner)
+    script = primary_file(inner)
+    if not script or not script.endswith((".sh", ".bash")) or script not in parts:
+        return None
+    text = read(join(cwd, script.removeprefix("./"))) or ""
+    match = ENTERS_ARG.search(text[:200_000])
+    if match is None:
+        return None
+    position = parts.index(script) + int(match.group(1))
+    if position >= len(parts) or parts[position].startswith("-") or "$" in parts[position]:
+        return None
+    arg = parts[position].strip("/")
+    if index.is_dir(join(cwd, arg)):
+        return None
+    hits = [d for d in index.dirs if d.endswith("/" + arg) and d != arg]
+    if len(hits) != 1:
+        return None
+    folder = hits[0][: -len(arg) - 1]
+    moved = posixpath.relpath(join(cwd, script.removeprefix("./")), folder)
+    new = inner.replace(script, moved, 1)
+    return new, folder, (f"{script} enters its argument `{arg}` as a folder (`cd ${match.group(1)}`), which is only at "
+                         f"{hits[0]}: runs from {folder}/")

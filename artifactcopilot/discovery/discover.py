@@ -10,9 +10,10 @@ import tomllib
 
 from . import text as tx
 from .appendix import artifact_appendix
-from .assemble import driver_steps, line_facts, make_steps, merge_duplicates, notebook_step
+from .assemble import driver_steps, line_facts, make_steps, merge_duplicates, notebook_step, with_variants
 from .badges import requested_badges
 from .built import built_programs, relocate_built
+from .cwd import argument_folder
 from .docfiles import DocText, select_docs
 from .extract import DocExtract, DocInput, RawStep, Shared, extract
 from .facts import env_vars, python_versions, signals, system_tools
@@ -50,13 +51,14 @@ def discover(view: ArtifactView, paper_text: str | None = None) -> Discovery:
 def _discover(view: ArtifactView, index: FileIndex, paper_text: str | None, result: Discovery) -> None:
     docs, notes = select_docs(view, index, artifact_appendix(paper_text))
     result.docs, result.notes = [d.doc for d in docs], notes
-    shared = Shared(index, console_scripts(view, index, result.notes), _python_name(docs))
+    shared = Shared(index, console_scripts(view, index, result.notes), _python_name(docs), view=view)
     extracts = [extract(DocInput(d.doc.path, d.doc.role, d.doc.order, d.text), shared) for d in docs if d.text]
     result.sections = [DocSection(s.level, s.title, s.source, len(s.text.split())) for e in extracts
                        for s in e.sections if s.title]
     lines = [DocLine(d.doc.order, n, line, f"{d.doc.path}:{n}") for d in docs for n, line in
              enumerate(d.text.splitlines(), 1)]
     raws = sorted((r for e in extracts for r in e.steps), key=lambda r: r.pos)
+    raws = with_variants(raws, [v for e in extracts for v in e.variants])
     raws = _with_notebooks(view, index, raws, lines, shared.python, result)
     documented = [r.step for r in raws]
     result.make_targets = read_targets(view, index, result.notes)
@@ -72,8 +74,20 @@ def _discover(view: ArtifactView, index: FileIndex, paper_text: str | None, resu
     line_facts(result.steps, lines)
     relocate_built(result.steps, index, built_programs(view, index, result.make_targets, result.steps))
     fill_all(result.steps, index, [s for e in extracts for s in e.samples])
+    _argument_folders(result.steps, index, view)
     _outputs(extracts, redirect, result)
     _facts(view, index, docs, extracts, lines, result)
+
+
+def _argument_folders(steps, index: FileIndex, view: ArtifactView) -> None:
+    for step in steps:
+        if step.kind in ("workflow", "plot", "test") and step.runnable:
+            moved = argument_folder(index, step.cwd, step.inner, lambda rel: safe_read(view, rel, 200_000))
+            if moved is not None:
+                inner, folder, note = moved
+                step.cmd = step.cmd.replace(step.inner, inner, 1)
+                step.inner, step.cwd = inner, folder
+                step.notes.append(note)
 
 
 def _with_notebooks(view: ArtifactView, index: FileIndex, raws: list[RawStep], lines: list[DocLine], python: str,
@@ -108,6 +122,8 @@ def _outputs(extracts: list[DocExtract], redirect: dict[int, RawStep], result: D
             else:
                 seen[out.path] = out
     result.documented_outputs = list(seen.values())
+    result.costs = [c for ext in extracts for c in ext.costs]
+    result.prerequisites = [p for ext in extracts for p in ext.prerequisites]
 
 
 def _facts(view: ArtifactView, index: FileIndex, docs: list[DocText], extracts: list[DocExtract],

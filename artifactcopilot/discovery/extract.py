@@ -10,16 +10,19 @@ from dataclasses import dataclass, field
 from . import text as tx
 from .classify import HEAD_DATA, HEAD_PLOT, HEAD_SETUP, HEAD_TEST
 from .codeblocks import read_block
+from .costs import line_costs, table_costs
 from .cwd import AND_CD, CD, CD_AND, clone_dir, primary_file, resolve_dir
 from .fill import SamplePointer
 from .mdparse import Block, parse
-from .model import DocumentedOutput, Step
+from .model import DocCost, DocumentedOutput, Prerequisite, Step
 from .outputs import PRODUCE, format_block_output, outputs_in
 from .placeholders import block_vars, described_placeholders
+from .prereqs import assignment_line, code_edits, prose_prerequisites
 from .prose import ProseContext, find_dir, find_file, prose_commands
 from .stepbuild import WORK_KINDS, Context, build_step
 from .steptable import table_steps
-from .view import FileIndex
+from .variants import Variant, variants_in
+from .view import ArtifactView, FileIndex, safe_read
 from .view import join as join_path
 
 MEANINGFUL = re.compile(r"experiment|reproduc|\brun|usage|result|example|evaluat|figure|table|benchmark|how to|demo|"
@@ -35,6 +38,9 @@ WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:th
                      r"[^.]{0,60}?"
                      r"\b(?:from|in|inside|to be|is|be)\s+(?:the\s+)?`([\w./\-]{1,200})`\s*(?:folder|directory|dir)?",
                      re.IGNORECASE)
+PROSE_CD = re.compile(r"`(?:cd|pushd)\s+([^`;&|]+?)/?`")
+NAVIGATE = re.compile(r"\b(?:navigate|go|change|move|switch|proceed|cd|step)\s+(?:in)?to\s+(?:the\s+)?"
+                      r"(?:`([\w./\-]+)`|([\w'’ \-]{2,60}?))\s*(?:(?:sub)?(?:folder|directory|dir)\b|`)", re.IGNORECASE)
 KNOB = re.compile(r"\b(number of (runs|rounds|trials|iterations|repetitions|samples|epochs|seeds)|repeated|"
                   r"runs per|speed up|reduce|smaller)\b", re.IGNORECASE)
 
@@ -81,6 +87,8 @@ class Shared:
     blocks: int = 0
     seq: int = 0
     knobs: set[str] = field(default_factory=set)
+    view: ArtifactView | None = None
+    """The artifact's files, for what a sentence says of them (the entry scripts of a folder it names)."""
 
 
 @dataclass
@@ -92,6 +100,10 @@ class DocExtract:
     sections: list[Section] = field(default_factory=list)
     code_examples: list[tuple[str, str, str, str]] = field(default_factory=list)
     """(source, info, code, section title)."""
+    costs: list[DocCost] = field(default_factory=list)
+    variants: list[Variant] = field(default_factory=list)
+    """Patterns of commands ("replace `fig_3a.py` with the desired script …")."""
+    prerequisites: list[Prerequisite] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -161,6 +173,11 @@ class Walker:
                 self.pending_weak.append(raw)
             if raw.step.kind in WORK_KINDS:
                 self.last_cwd = raw.step.cwd
+        self.out.costs += line_costs(block.text, block.line_of, self.source, self.pctx)
+        if self.shared.view is not None and "`" in block.text:
+            self.out.variants += variants_in(block.text, self.source(block.line), self.pctx, self.shared.view)
+            self.out.prerequisites += prose_prerequisites(block.text, self.source(block.line), self._section(),
+                                                          self.pctx, self._read)
         fallback = tx.refs(" ".join(self.titles()[:2]))
         self.out.outputs += outputs_in(block.text, block.line, self.doc.path, self.last_cwd, self.doc.folder,
                                        self.shared.index, fallback)
@@ -170,6 +187,7 @@ class Walker:
     def _sentence_facts(self, sentence: str, line: int) -> None:
         workdir = WORKDIR.search(sentence)
         folder = find_dir(self.pctx, workdir.group(1)) if workdir else None
+        folder = folder or self._navigated(sentence)
         if folder:
             self.sticky[self.stack[-1][0] if self.stack else 0] = folder
         if KNOB.search(sentence):
@@ -183,9 +201,25 @@ class Walker:
                 if path and len(token) > 2:
                     self.out.samples.append(SamplePointer(path, sentence, self.source(line)))
 
+    def _navigated(self, sentence: str) -> str | None:
+        """The folder a sentence tells the reader to stand in: "`cd benchmark/`", "navigate to the `attacks`
+        directory", "go to the reference implementation's directory" (words matched to a folder's name)."""
+        cd = PROSE_CD.search(sentence)
+        if cd:
+            folder, note = resolve_dir(self.shared.index, self.base_cwd(), cd.group(1), self.doc.folder)
+            return None if note else folder
+        go = NAVIGATE.search(sentence)
+        if go is None:
+            return None
+        if go.group(1):
+            return find_dir(self.pctx, go.group(1))
+        return _folder_named(go.group(2) or "", self.shared.index, self.base_cwd())
+
     # ---- step tables ------------------------------------------------------------------------
     def _table(self, block: Block, before: str) -> None:
-        """A table with a Command column: its commands in the table's order, each with the outputs its row states."""
+        """A table with a Command column: its commands in the table's order, each with the outputs its row states;
+        a runtime table: the cost of each row's scripts and paper objects."""
+        self.out.costs += table_costs(block.rows, self.source(block.line), self.pctx)
         for k, row in enumerate(table_steps(block.rows)):
             line = block.line + 2 + row.index  # its row; it takes its place in the table's run order below
             ctx = self._context(self.source(line), self.base_cwd(), "table", before=f"{_last_para(before)}\n{row.row}")
@@ -199,7 +233,16 @@ class Walker:
             self.out.outputs += [DocumentedOutput(path, step.mentions, self.source(line)) for path in step.outputs]
 
     # ---- code blocks ------------------------------------------------------------------------
+    def _section(self) -> str:
+        return self.titles()[0] if self.stack else ""
+
+    def _read(self, rel: str) -> str | None:
+        return safe_read(self.shared.view, rel, 300_000) if self.shared.view is not None else None
+
     def _code(self, block: Block, before: str, after: str) -> None:
+        if self.shared.view is not None and any(assignment_line(ln) for ln in block.text.splitlines()):
+            self.out.prerequisites += code_edits(block.text, _last_para(before), self.source(block.line),
+                                                 self._section(), self.pctx, self._read)
         reading = read_block(block.text, block.info, before, self.shared.console_scripts)
         if reading.kind == "commands":
             self._commands(block, reading, before, after)
@@ -288,6 +331,21 @@ class Walker:
         raw = RawStep(step, (self.doc.order, line, self.shared.seq), weak, script)
         self.out.steps.append(raw)
         return raw
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", re.sub(r"['’]s\b", "", text.lower()))
+
+
+def _folder_named(words: str, index: FileIndex, cwd: str) -> str | None:
+    """The one folder whose name is the words (case, spaces, underscores and dashes aside), nearest `cwd` first."""
+    key = _squash(words)
+    if len(key) < 3:
+        return None
+    hits = [d for d in index.dirs if d != "." and _squash(posixpath.basename(d)) == key]
+    near = [d for d in hits if cwd == "." or d.startswith(cwd + "/")]
+    hits = near or hits
+    return hits[0] if len(hits) == 1 else None
 
 
 def _mark_self_clone(made: list[RawStep]) -> None:

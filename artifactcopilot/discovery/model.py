@@ -164,6 +164,63 @@ class DocumentedOutput(_Dict):
 
 
 @dataclass
+class DocCost(_Dict):
+    """What the documentation says running something costs (a runtime table's row, a list item, a line)."""
+
+    seconds: float
+    """The duration stated, in seconds (the upper bound of a range)."""
+    text: str
+    """The duration as written ("~30 min each", "<1 sec")."""
+    source: str
+    objects: list[str] = field(default_factory=list)
+    """Paper objects named with it ("Figure 3", "Table 6", "RQ2")."""
+    files: list[str] = field(default_factory=list)
+    """Artifact files named with it (the scripts the cost is for), from the artifact root."""
+    each: bool = False
+    """Stated per item ("each", "per dataset")."""
+
+
+@dataclass
+class Prerequisite(_Dict):
+    """What the documentation says must happen before a command: unpack an archive, start a service and wait until
+    it is ready, edit a value in a file, set a variable."""
+
+    kind: str
+    """unpack | service | edit | env | reduce (a documented way to run smaller: options to add, a value to lower)."""
+    text: str
+    """The documentation's words."""
+    source: str
+    command: str = ""
+    """unpack/service: the command that does it (a service's start command runs in the background)."""
+    cwd: str = "."
+    file: str = ""
+    """edit: the file; unpack: the archive."""
+    name: str = ""
+    """edit/env: the variable."""
+    value: str = ""
+    """edit/env: the value the documentation gives (or the folder it names)."""
+    ready: str = ""
+    """service: what shows it is up ("port 8080", "socket /tmp/x.sock", "file run/ready"), "" when nothing says."""
+    section: str = ""
+    """The heading it sits under: it precedes the commands documented after it there (or all later ones when it sits
+    in a setup section)."""
+    applies_to: list[int] = field(default_factory=list)
+    """The steps (orders) it precedes, once the route is planned."""
+
+    def describe(self) -> str:
+        if self.kind == "edit":
+            return f"edit {self.name} in {self.file} to {self.value!r}" if self.value else f"edit {self.name} in " \
+                f"{self.file} (no value given)"
+        if self.kind == "service":
+            return f"start `{self.command}` in the background" + (f", wait for {self.ready}" if self.ready else "")
+        if self.kind == "env":
+            return f"set {self.name}={self.value}"
+        if self.kind == "reduce":
+            return f"run with `{self.command}`" if self.command else f"a smaller {self.name} in {self.file}"
+        return f"`{self.command}`"
+
+
+@dataclass
 class BadgeRequest(_Dict):
     """Badges the authors applied for (available, functional, reusable, reproduced)."""
 
@@ -252,6 +309,10 @@ class Discovery(_Dict):
     make_targets: list[MakeTarget] = field(default_factory=list)
     driver_scripts: list[DriverScript] = field(default_factory=list)
     expected_outputs: list[ExpectedOutput] = field(default_factory=list)
+    costs: list[DocCost] = field(default_factory=list)
+    """Durations the documentation states for scripts and paper objects (runtime tables, script lists)."""
+    prerequisites: list[Prerequisite] = field(default_factory=list)
+    """What the prose says must happen before commands: start a service, edit a value in a file."""
     documented_outputs: list[DocumentedOutput] = field(default_factory=list)
     env_vars: list[EnvVar] = field(default_factory=list)
     paper_refs: list[str] = field(default_factory=list)

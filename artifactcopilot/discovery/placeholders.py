@@ -128,8 +128,8 @@ def detect(inner: str, kind: str, cwd: str, index: FileIndex, known_vars: set[st
 def _reason(word: str, prev: str, kind: str, cwd: str, index: FileIndex, known: set[str],
             described: AbstractSet[str]) -> str:
     value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
-    if word in described or value in described:
-        return "the documentation says to replace it"
+    if (word in described or value in described) and not _exists(value, cwd, index):
+        return "the documentation says to replace it"  # an existing file it names is a runnable example
     if re.search(r"<[^<>=|]*[A-Za-z][^<>=|]*>", value) and not value.startswith("<<"):
         return "angle-bracket placeholder"
     if re.fullmatch(r"<[A-Za-z][\w\-./ ]*|[A-Za-z][\w\-./]*>", value) and not value.startswith("<<"):

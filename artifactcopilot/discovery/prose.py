@@ -65,7 +65,8 @@ def script_command(path: str, python: str) -> str:
         stem = posixpath.basename(path)[:-6]
         return f"jupyter nbconvert --to notebook --execute {name} --output {shlex.quote(stem + '.executed.ipynb')}"
     runner = {".py": python, ".sh": "bash", ".bash": "bash", ".R": "Rscript", ".r": "Rscript", ".jl": "julia",
-              ".pl": "perl", ".rb": "ruby", ".js": "node"}.get(posixpath.splitext(path)[1], python)
+              ".pl": "perl", ".rb": "ruby", ".js": "node", ".m": "octave --no-gui --quiet"}.get(
+        posixpath.splitext(path)[1], python)
     return f"{runner} {name}"
 
 
@@ -95,7 +96,7 @@ def find_dir(ctx: ProseContext, name: str) -> str | None:
 
 def prose_commands(block: Block, ctx: ProseContext) -> list[ProseCommand]:
     """Commands one paragraph documents, in text order."""
-    out = _span_commands(block, ctx) + _bare_lines(block, ctx)
+    out = _span_commands(block, ctx) + _bare_lines(block, ctx) + _listed_script(block, ctx)
     taken = {c.cmd for c in out}
     text = block.text
     for sentence, start in _sentences(text):
@@ -144,6 +145,26 @@ def _bare_lines(block: Block, ctx: ProseContext) -> list[ProseCommand]:
             out.append(ProseCommand(text, block.line_of(offset), "prose"))
         offset += len(raw) + 1
     return out
+
+
+SCRIPT_EXT = re.compile(r"\.(py|sh|R|r|jl|m|ipynb)$")
+OBJECT = re.compile(r"\b(Tables?|Tab\.|Figures?|Figs?\.|RQ)\s*\d", re.IGNORECASE)
+
+
+def _listed_script(block: Block, ctx: ProseContext) -> list[ProseCommand]:
+    """A list item that starts with a script of the artifact and names the paper object it makes ("- `fig2.m`:
+    Figure 2", "* table_3.py — Table 3"): the script, run from its folder (a plan written as a list)."""
+    if not block.in_list or not OBJECT.search(block.text):
+        return []
+    first = block.spans[0].text.strip() if block.spans and block.spans[0].start <= 2 else \
+        (block.text.split() or [""])[0].strip(":,;*")
+    if not SCRIPT_EXT.search(first) or " " in first:
+        return []
+    path = find_file(ctx, first)
+    if path is None:
+        return []
+    return [ProseCommand(script_command(path, ctx.python), block.line, "prose", cwd=posixpath.dirname(path) or ".",
+                         script=path, weak=True)]
 
 
 def _inside_command(found: ProseCommand, commands: list[ProseCommand]) -> bool:
@@ -195,13 +216,33 @@ def _folder_scripts(sentence: str, ctx: ProseContext, line: int) -> list[ProseCo
 def _archives(sentence: str, ctx: ProseContext, line: int) -> list[ProseCommand]:
     if not UNPACK_VERB.search(sentence):
         return []
-    out = []
-    for name in dict.fromkeys(m.group(0) for m in ARCHIVE.finditer(sentence)):
-        path = find_file(ctx, name)
-        if path:
-            out.append(ProseCommand(unpack_command(posixpath.basename(path)), line, "prose",
-                                    cwd=posixpath.dirname(path) or ".", script=path))
-    return out
+    paths = [p for name in dict.fromkeys(m.group(0) for m in ARCHIVE.finditer(sentence)) if (p := find_file(ctx, name))]
+    if not paths and not ARCHIVE.search(sentence):
+        paths = _unnamed_archives(sentence, ctx)
+    return [ProseCommand(unpack_command(posixpath.basename(path)), line, "prose", cwd=posixpath.dirname(path) or ".",
+                         script=path) for path in paths]
+
+
+DATA_WORDS = re.compile(r"\b(the\s+)?(data(sets?)?|inputs?|archives?|zip(ped)?\s+files?|benchmarks?|samples?|"
+                        r"models?|traces?|corpus|corpora)\b", re.IGNORECASE)
+
+
+def _unnamed_archives(sentence: str, ctx: ProseContext) -> list[str]:
+    """The archives an unpack sentence means without naming them ("Unzip the data first"): those in a folder it
+    names, else the artifact's only archive(s) in one folder whose name the sentence uses ("data")."""
+    if not DATA_WORDS.search(sentence):
+        return []
+    archives = [f for f in ctx.index.files if ARCHIVE.fullmatch(posixpath.basename(f)) and f.count("/") <= 3]
+    named = [m.group(1) for m in re.finditer(r"`([\w./\-]+)`", sentence)] + \
+        [m.group(2) for m in DATA_WORDS.finditer(sentence)]
+    for word in named:
+        folder = find_dir(ctx, word)
+        if folder is not None:
+            inside = [a for a in archives if a.startswith(folder + "/")]
+            if inside:
+                return inside[:5]
+    folders = {posixpath.dirname(a) for a in archives}
+    return archives[:5] if archives and len(folders) == 1 and len(archives) <= 5 else []
 
 
 def unpack_command(name: str) -> str:

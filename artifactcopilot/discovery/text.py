@@ -13,11 +13,12 @@ NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
 _UNIT = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hr": 3600, "hour": 3600,
          "d": 86400, "day": 86400}
 _QUANT = r"(\d+(?:\.\d+)?|a few|a couple of|several|" + "|".join(k for k in NUMBER_WORDS if " " not in k) + ")"
-DURATION = re.compile(rf"(?:(?:≈|~|about|around|approximately|approx\.?|roughly|nearly|takes?|took|up to|within|wait|"
-                      rf"less than|under)\s*)+(?:only\s+)?{_QUANT}(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
+DURATION = re.compile(rf"(?:(?:≈|~|<=?|≤|>=?|≥|about|around|approximately|approx\.?|roughly|nearly|takes?|took|up to|"
+                      rf"within|wait|less than|under|more than|over|at least)\s*)+(?:only\s+)?{_QUANT}"
+                      r"(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
                       r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\b"
-                      rf"|\(\s*≈?~?{_QUANT}(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
-                      r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s*\)"
+                      rf"|\(\s*(?:≈|~|<=?|≤|>=?|≥)?\s*{_QUANT}(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
+                      r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s*(?:each|per \w+)?\s*\)"
                       r"|\btime:\s*[≈~]?\s*(\d+(?:\.\d+)?)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b",
                       re.IGNORECASE)
 QUICK = re.compile(r"\b(quick(ly|er)?|reduced|smaller|subset|demo|toy|smoke|speed up|fewer|decreas(e|ing) the number|"
@@ -105,6 +106,22 @@ def duration_s(text: str) -> float | None:
             value = _quantity(upper or qty)
             return None if value is None else value * _unit(unit)
     return None
+
+
+CELL_DURATION = re.compile(rf"^\s*(?:≈|~|<=?|≤|>=?|≥|about|around|approx\.?|approximately|roughly|less than|under|"
+                           rf"up to|more than|over|at least)?\s*{_QUANT}(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*"
+                           r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\b\.?"
+                           r"(?:\s*(?:each|per\s+\w+|in total|total|\(.{0,40}\)))?\s*$", re.IGNORECASE)
+
+
+def cell_duration(text: str) -> float | None:
+    """A duration that is the whole of a short text, as a runtime table's cell states it ("~30 min each", "< 1 sec",
+    "1h", "2-3 min"): the upper bound, in seconds."""
+    match = CELL_DURATION.match((text or "").replace("`", "").replace("*", ""))
+    if not match:
+        return duration_s(text) if text and len(text) <= 40 else None
+    value = _quantity(match.group(2) or match.group(1))
+    return None if value is None else value * _unit(match.group(3))
 
 
 def is_quick(text: str) -> bool:

@@ -21,6 +21,7 @@ from .html import render_html
 from .markdown import render_markdown
 from .reach import network_use
 from .reading import Reader
+from .route import route_of
 from .unestablished import not_established_words
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "info": 3}
@@ -59,7 +60,7 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
     read = _store_reader(store)
     failure = acquisition_failure(report, read)
     return report.model_copy(update={
-        "confidence": assess(report, store.root, read).value,
+        "confidence": assess(report, store.root, read).value, "route": route_of(packets, read),
         "not_established": failure_lines(failures, gate_packet, rubric)
         + _not_established(packets, gate_packet, rubric, failure, read),
         "next_badge": blocked_advice(report, rubric) or _next_badge(decision.trace, decision.badges, rubric, failure)})

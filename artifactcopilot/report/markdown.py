@@ -11,6 +11,7 @@ from ..rubric import Rubric
 from .extras import ReportExtras
 from .mdtext import Links, code, esc, mark, shown, table
 from .reach import network_lines
+from .route import route_section
 from .sections import (
     acquisition_block,
     confidence_lines,
@@ -157,6 +158,7 @@ def render_markdown(report: Report, rubric: Rubric, extras: ReportExtras | None 
     gate_failed = bool(report.gate) and not all(g.passed for g in report.gate.values() if not g.agent_failure)
     body = (results_section(extras.tables, links, gate_failed, extras.failed) + _badges(report, rubric, links)
             + _gate(report, rubric, links) + _dimensions(report, rubric, links, extras)
+            + route_section(report.route, links)
             + _interventions(report, rubric, links) + _flags(report, rubric, links, extras)
             + network_lines(report.network)
             + _bullets("Not established", report.not_established,

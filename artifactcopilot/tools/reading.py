@@ -9,12 +9,14 @@ from typing import Any
 from ..acquire.download import Acquisition
 from ..acquire.entry import locate_entry
 from ..acquire.paper import distinctive_terms, paper_year
+from ..claims.paperobjects import paper_objects
 from ..discovery import Discovery, discover
 from ..discovery.document import DocumentReading, read_document
 from ..discovery.view import decode
 from ..models import Evidence, EvidenceLevel
 from ..provision import EnvPlan, InstallStep, plan_environment
 from ..provision.choose import contemporary_python
+from ..route import Route, plan_route
 from ..tables import Table
 from .context import ReviewContext
 
@@ -109,6 +111,18 @@ class Reading:
                    + ", ".join(f"{n} {k}" for k, n in kinds.items() if n) + f"), {len(found.notebooks)} notebooks")
         return found, self.ctx.store.add_json(self.phase, "docs", "docs-discovery", found.to_dict(), summary,
                                               EvidenceLevel.E1)
+
+    def plan_route(self, found: Discovery) -> tuple[Route, Evidence]:
+        """The documentation as a plan: the paper objects it ties to commands, each command's folder, prerequisites,
+        documented cost and reductions, ranked cheapest paper-tied first; logged, nothing run."""
+        paper = self.ctx.paper
+        objects = paper_objects([t.label or "" for t in paper.tables], paper.figures, paper.text)
+        route = plan_route(found, objects, read=lambda rel: self.read_file(rel, 300_000), files=self.list_files())
+        costed = sum(leg.cost_s is not None for leg in route.legs)
+        summary = (f"{len(route.legs)} commands ranked; {len(route.objects)} paper objects tied"
+                   + (f" ({', '.join(route.objects[:6])})" if route.objects else "")
+                   + f"; {costed} with a documented cost; {len(route.prerequisites)} prerequisites")
+        return route, self.ctx.store.add_json(self.phase, "route", "route", route.to_dict(), summary, EvidenceLevel.E1)
 
     def plan_environment(self, found: Discovery, packages: Iterable[str] = ()) -> tuple[EnvPlan, Evidence]:
         """What a careful reviewer would run to set up the environment the docs describe; logged, nothing run."""

@@ -48,6 +48,9 @@ TOOLS: dict[str, ToolSpec] = {
                                          "give (fences, inline code, prose, Makefile targets, driver scripts, "
                                          "notebooks), classified (install, data, download, workflow, test, plot) "
                                          "and in documentation order; logged."),
+    "plan_route": ToolSpec("reading", "Plan the route the docs describe: the paper objects each command is tied to, "
+                                      "its folder, prerequisites, documented cost and reductions, cheapest paper-tied "
+                                      "first; logged, nothing is run.", granted_with="discover_docs"),
     "plan_environment": ToolSpec("reading", "Plan the environment the docs describe: interpreter, virtual "
                                             "environment, the documented installs translated to it, lock files; "
                                             "logged, nothing is run."),

@@ -92,8 +92,12 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 source, target, folder = sys.argv[1:4]
 nb = nbformat.read(source, as_version=4)
+def saved(**_):  # the cells done so far are kept when the time limit cuts the run
+    nbformat.write(nb, target)
 client = NotebookClient(nb, timeout=None, kernel_name="python3", allow_errors=False, """
                    """resources={"metadata": {"path": folder}})
+if client.has_trait("on_cell_executed"):
+    client.on_cell_executed = saved
 status = 0
 try:
     client.execute()

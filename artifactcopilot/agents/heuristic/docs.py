@@ -9,6 +9,8 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 
 ITEMS = ("entry", "goal", "setup", "workflow", "io", "mapping", "structure", "dependencies", "resources", "limits")
+ROUTE_ITEMS = ("workflow", "mapping", "resources")
+"""Items the route (commands tied to paper objects, their costs) bears on: its evidence is cited beside discovery's."""
 BADGES = ("functional", "reusable", "reproduced")
 
 
@@ -24,6 +26,7 @@ def declined(found: Discovery) -> dict[str, bool]:
 def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     entry = ctx.packets["gate"].facts.get("entry")
     found, ev = tools.discover_docs()
+    route, route_ev = tools.plan_route(found)
     signals = found.signals or {name: False for name in ITEMS}
     deps = tools.dependency_files()
     texts = [tools.read_file(d.path, 1_000_000) or "" for d in found.docs if not d.path.startswith("paper:")]
@@ -35,10 +38,13 @@ def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         "setup": f"{commands['install']} install commands"
                  + (f"; packages named: {', '.join(packages)}" if packages else ""),
         "workflow": f"{commands['workflow'] + commands['plot']} workflow commands, {len(found.notebooks)} notebooks",
-        "mapping": f"mentions {', '.join(found.paper_refs[:8])}" if found.paper_refs else "no paper table/figure named",
+        "mapping": (f"mentions {', '.join(found.paper_refs[:8])}" if found.paper_refs
+                    else "no paper table/figure named")
+        + (f"; commands tied to {', '.join(route.objects[:8])}" if route.objects else ""),
         "dependencies": f"dependency files: {', '.join(deps)}" if deps else "",
     }
-    checklist = [item(f"D1.{name}", bool(signals.get(name)), [ev.id], notes.get(name, "")) for name in ITEMS]
+    checklist = [item(f"D1.{name}", bool(signals.get(name)), [ev.id] + ([route_ev.id] if name in ROUTE_ITEMS else []),
+                      notes.get(name, "")) for name in ITEMS]
     score, _ = supported_score("D1", checklist, EvidenceLevel.E1, tools.store.interventions(), ctx.rubric)
     request = found.requested_badges
     facts = {
@@ -50,7 +56,9 @@ def run_docs(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
         "paper_refs": found.paper_refs, "long_run_warning": found.long_run_warning, "reuse": found.reuse.to_dict(),
         "python_versions": found.python_versions, "system_tools": found.system_tools, "packages": packages,
         "dependency_files": deps, "requested_badges": request.to_dict() if request else None,
-        "coverage_stated": found.long_run_warning or any(s.quick or s.duration_hint_s for s in found.steps),
+        "route": route.to_dict(), "route_evidence": route_ev.id,
+        "coverage_stated": found.long_run_warning or any(s.quick or s.duration_hint_s for s in found.steps)
+        or bool(found.costs),
         **{f"declines_{b}": v for b, v in declined(found).items()},
     }
     missing = [n for n in ITEMS if not signals.get(n)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ...discovery import Step
+from ...discovery.reduce import find_reduction
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
 from ...provision import VENV, EnvPlan, ProvisionStep, notebook_tooling
@@ -20,6 +21,16 @@ from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
 from .fetch import fetch_stage
 from .fixes import diagnose, outcome_of, valid_output
+from .legs import (
+    apply_edits,
+    completed_cells,
+    documented_reduction,
+    in_route_order,
+    over_budget,
+    partial_files,
+    route_of,
+    with_services,
+)
 from .runsteps import (
     Attempt,
     candidates,
@@ -45,9 +56,11 @@ def normalized(text: str) -> str:
 
 def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str],
             env_vars: dict[str, str], purpose: str, plan: EnvPlan, deadline: Deadline, replay: list[dict],
-            cwd: str | None = None, share: float | None = None, setup_only: bool = False) -> Attempt:
+            cwd: str | None = None, share: float | None = None, setup_only: bool = False,
+            first: tuple[str, str] | None = None) -> Attempt:
     """Run a command, then up to MAX_FIXES mechanical fixes; every run and fix is logged. `share`: the most this
-    command may take, so that one long command does not use up the time of the documented commands after it."""
+    command may take, so that one long command does not use up the time of the documented commands after it.
+    `first`: (command, RW5 text) of the documentation's own smaller setting, run instead of the full command."""
     cwd = step.cwd if cwd is None else cwd
     limit = min(tools.options.timeout_s, share) if share else tools.options.timeout_s
     timeout = deadline.timeout(limit)
@@ -57,10 +70,14 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     # the workflow runner (D3) reduces long runs; a phase that may not run the workflow (D5's transfer runs) does not
     # ask for it, so its scope is never tripped
     workflow = getattr(runner, "__name__", "") == "run_workflow"
-    if step.long and not step.quick and workflow:  # the docs call it long: reduce it first
-        first = reduce_run(tools, runner, step, script, env, cwd, timeout)
-        if first is not None:
-            script, res, reduced = first
+    if first is not None:  # the documentation's own quick setting
+        script, reduced = first
+        res = runner(script, Action("run", script, documented=True), f"{reduced} ({step.source})", env=env, cwd=cwd,
+                     timeout=timeout)
+    elif step.long and not step.quick and workflow:  # the docs call it long: reduce it first
+        made = reduce_run(tools, runner, step, script, env, cwd, timeout)
+        if made is not None:
+            script, res, reduced = made
     if reduced is None:
         res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
     runs, blocker, tried = [res], None, set()
@@ -100,6 +117,10 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     missing = outcome_of(res).missing_program
     if blocker is None and missing and not valid_output(res):
         blocker = f"`{missing}` is not installed, and no fix here could provide it"
+    if blocker is None and reduced is not None and first is None and not valid_output(res) \
+            and not res.record.timed_out:
+        blocker = (f"the review's own reduction failed ({reduced}): a failure of the review's doing, not evidence "
+                   "against the artifact")
     return Attempt(step, script, env, runs, cwd=cwd, blocker=blocker, reduced=reduced)
 
 
@@ -146,7 +167,7 @@ def _notebook_tooling(tools: PhaseTools, plan: EnvPlan, state: dict) -> bool:
 
 
 def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, deadline: Deadline, state: dict,
-              share: float | None = None) -> Attempt:
+              share: float | None = None, leg=None) -> Attempt:
     if step.notebook:
         if (not (tools.ctx.venv_ready or _ensure_venv(tools, state["replay"]))
                 or not _notebook_tooling(tools, plan, state)):
@@ -162,12 +183,29 @@ def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, dead
                       env_vars, f"notebook {step.notebook} ({step.source})", plan, deadline, state["replay"], None,
                       share, setup_only=True)
         att.executed = executed.get("path")
+        if att.runs and att.runs[-1].record.timed_out and att.executed:
+            att.partial = completed_cells(tools.read_output(att.executed, 20_000_000))
         return att
     write_inputs(tools, step)
     script, action, why, cwd = command_of(step)
+    script, started = with_services(script, cwd, leg)
+    if started:
+        why += f"; {started}"
+        action = Action("wait", script, documented=True)  # the documented start order, waited for (I2)
     env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
-    return attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline,
-                   state["replay"], cwd, share)
+    att = attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline,
+                  state["replay"], cwd, share, first=documented_reduction(tools, leg, script, share))
+    if att.runs and not valid_output(att.runs[-1]):
+        att.partial = [f for f in partial_files(att.runs[-1]) if _nonempty(tools, f)]
+    return att
+
+
+def _nonempty(tools: PhaseTools, rel: str) -> bool:
+    root = tools.ctx.session.root if tools.ctx.session else None
+    try:
+        return root is not None and (root / rel).stat().st_size > 0
+    except OSError:
+        return False
 
 
 def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
@@ -178,17 +216,25 @@ def run_workflow_phase(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     state["reach"] = reach = fetch_stage(tools, steps, deadline, env_vars)  # documented downloads, clones, unpacks
     prepared = _prepare(tools, steps, deadline, env_vars, frozenset(u["order"] for u in reach["unpacked"] if u["ok"]))
     objects = paper_objects_of(tools)
+    route = route_of(d1.facts)
     ordered, skipped = candidates(steps, "build_image" in tools.ctx.sandbox.capabilities, objects)
+    ordered = in_route_order(ordered, route)
+    state["edits"] = apply_edits(tools, route, set())
     attempts: list[Attempt] = []
     for n, step in enumerate(ordered):
+        leg = route.leg(step.order)
         if len([a for a in attempts if a.runs]) >= MAX_RUNS:
             tied = "" if paper_ties(step, objects) else " (not tied to a paper table, figure or research question)"
             skipped.append(not_runnable(step, f"more than {MAX_RUNS} commands documented; not all were run{tied}"))
             continue
         if not step.documented and any(a.valid and a.step.documented for a in attempts):
             continue  # a Makefile target or driver script only when the documented workflow gave nothing
+        reducible = find_reduction(step.inner, step.cwd, lambda rel: tools.read_file(rel, 2_000_000)) is not None
+        if (costly := over_budget(leg, deadline.left(), reducible)) is not None:
+            skipped.append(not_runnable(step, costly))
+            continue
         attempts.append(_run_step(tools, step, plan, env_vars, deadline, state,
-                                  _share(step, deadline, len(ordered) - n)))
+                                  _share(step, deadline, len(ordered) - n, leg), leg))
     attempts += _after_their_inputs(tools, attempts, objects, plan, env_vars, deadline, state)
     return _decide(ctx, tools, d1, steps, attempts, skipped, prepared, state, deadline)
 
@@ -207,13 +253,14 @@ def _after_their_inputs(tools: PhaseTools, attempts: list[Attempt], objects: set
     return again
 
 
-def _share(step: Step, deadline: Deadline, remaining: int) -> float | None:
+def _share(step: Step, deadline: Deadline, remaining: int, leg=None) -> float | None:
     """The time one documented command gets: an even share of what is left (at least a minute), more when the docs
     say it takes longer; a long-running step (run last) gets whatever is left."""
     if step.long:
         return None
     even = max(60.0, deadline.left() / max(1, min(remaining, MAX_RUNS)))
-    return max(even, 1.5 * step.duration_hint_s) if step.duration_hint_s else even
+    stated = leg.cost_s if leg is not None and leg.cost_s is not None else step.duration_hint_s
+    return max(even, 1.5 * stated) if stated else even
 
 
 def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None, tuple | None]:
@@ -233,7 +280,7 @@ def _choose(tools: PhaseTools, attempts: list[Attempt]) -> tuple[Attempt | None,
 
 def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, state, deadline) -> PhasePacket:
     chosen, display = _choose(tools, attempts)
-    selection = {"prepared": prepared, "skipped": skipped,
+    selection = {"prepared": prepared, "skipped": skipped, "edits": state.get("edits", []),
                  "attempts": [a.summary() for a in attempts], "chosen": chosen.step.cmd if chosen else None}
     runnable = [s for s in steps if s.kind in ("workflow", "plot", "test")]
     sel_ev = tools.record_evidence("selection", "workflow-selection", selection,
@@ -264,6 +311,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
              f"documented at {step.source}" + ("" if step.documented else " (author script)")),
         item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
         item("RW3", True, [last.evidence.id],
+             f"partial output before the time limit cut the run: {', '.join(chosen.partial[:4])}"
+             if chosen.partial else
              f"{outcome_of(last).line(0)}, {len(last.record.stdout)} chars of output, "
              f"{len(last.record.files_created)} files created"),
         item("RW4", bool(ties) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
@@ -274,7 +323,10 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     ]
     fixes = " after mechanical fixes" if len(chosen.runs) > 1 else " as documented"
     others = len([a for a in attempts if a.valid]) - 1
-    summary = (f"Ran `{step.cmd}` ({last.record.duration_s:.1f}s, exit 0){fixes}"
+    ran = (f"Ran `{step.cmd}` ({last.record.duration_s:.1f}s, cut by its time limit; partial output before it: "
+           f"{', '.join(chosen.partial[:3])})" if chosen.partial else
+           f"Ran `{step.cmd}` ({last.record.duration_s:.1f}s, exit 0)")
+    summary = (f"{ran}{fixes}"
                + (f"; {others} more documented commands gave valid output" if others > 0 else "")
                + f". {coverage['text']}")
     return _packet(ctx, tools, checklist, EvidenceLevel.E2, facts, sel_ev.id, summary)
@@ -303,8 +355,12 @@ def _failed(ctx, tools, attempts, display, sel_id, rw5, facts, all_runs) -> Phas
                  item("RW4", bool(first and first.mentions), [sel_id]), rw5,
                  item("D3.stable", False, all_runs or [sel_id], "no successful run to repeat")]
     started = any(a.runs and outcome_of(a.runs[-1]).started for a in attempts)  # cut with progress: it ran (E1)
+    ran = [a for a in attempts if a.runs]
+    ours = [a for a in ran if a.blocker and a.blocker.startswith("the review's own reduction")]
+    lead = ("Not established: only the review's own reductions of the documented commands ran, and they failed"
+            if ran and len(ours) == len(ran) else "The documented workflow did not produce valid output")
     return _packet(ctx, tools, checklist, EvidenceLevel.E1 if started else EvidenceLevel.E0, facts, sel_id,
-                   f"The documented workflow did not produce valid output: {outcomes}.")
+                   f"{lead}: {outcomes}.")
 
 
 def _stability(tools: PhaseTools, chosen: Attempt, deadline: Deadline) -> tuple[bool, list[str]]:

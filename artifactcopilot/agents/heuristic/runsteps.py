@@ -42,6 +42,8 @@ class Attempt:
     """What stopped it that the review could not fix (a program no Debian package ships, an install that failed)."""
     reduced: str | None = None
     """RW5-reduced: how the run was made smaller (the knob, its full and reduced values), when it was."""
+    partial: list[str] = field(default_factory=list)
+    """Result files the run wrote before its time limit cut it (E2 output, stated as partial)."""
 
     @property
     def folder(self) -> str:
@@ -49,7 +51,7 @@ class Attempt:
 
     @property
     def valid(self) -> bool:
-        return bool(self.runs) and valid_output(self.runs[-1])
+        return bool(self.runs) and (valid_output(self.runs[-1]) or bool(self.partial))
 
     def weight(self) -> int:
         s = self.step
@@ -64,14 +66,16 @@ class Attempt:
         if not self.runs:
             return f"`{self.step.cmd}`: {self.note}"
         last = self.runs[-1]
-        return (f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code)
+        partial = (f"; partial output before the limit: {', '.join(self.partial[:4])}" if self.partial else "")
+        return (f"`{self.step.cmd}` -> " + outcome_of(last).line(last.record.exit_code) + partial
                 + (f" — {self.blocker}" if self.blocker else ""))
 
     def summary(self) -> dict:
         return {"cmd": self.step.cmd, "source": self.step.source, "cwd": self.folder, "kind": self.step.kind,
                 "script": self.script, "runs": [r.evidence.id for r in self.runs], "valid": self.valid,
                 "note": self.note, "executed": self.executed, "blocker": self.blocker,
-                "reduced": self.reduced}
+                "reduced": self.reduced, "partial": self.partial,
+                "seconds": round(sum(r.record.duration_s for r in self.runs), 1)}
 
     def fact(self) -> dict:
         last = self.runs[-1] if self.runs else None
@@ -84,7 +88,7 @@ class Attempt:
                 "evidence": last.evidence.id if last else None,
                 "files_created": rec.files_created if rec else [], "files_modified": rec.files_modified if rec else [],
                 "figures_shown": rec.figures_shown if rec else [], "figure_evidence": last.figures if last else [],
-                "duration_s": rec.duration_s if rec else 0.0}
+                "duration_s": rec.duration_s if rec else 0.0, "partial": self.partial}
 
 
 def not_runnable(step: Step, why: str) -> dict:
