@@ -174,8 +174,9 @@ class Walker:
             if raw.step.kind in WORK_KINDS:
                 self.last_cwd = raw.step.cwd
         self.out.costs += line_costs(block.text, block.line_of, self.source, self.pctx)
-        if self.shared.view is not None and "`" in block.text:
-            self.out.variants += variants_in(block.text, self.source(block.line), self.pctx, self.shared.view)
+        if self.shared.view is not None:
+            if "`" in block.text:
+                self.out.variants += variants_in(block.text, self.source(block.line), self.pctx, self.shared.view)
             self.out.prerequisites += prose_prerequisites(block.text, self.source(block.line), self._section(),
                                                           self.pctx, self._read)
         fallback = tx.refs(" ".join(self.titles()[:2]))

@@ -216,7 +216,8 @@ class Prerequisite(_Dict):
         if self.kind == "env":
             return f"set {self.name}={self.value}"
         if self.kind == "reduce":
-            return f"run with `{self.command}`" if self.command else f"a smaller {self.name} in {self.file}"
+            return f"run with `{self.command}`" if self.command else \
+                f"a smaller {self.name} in {self.file or 'the script that sets it'}"
         return f"`{self.command}`"
 
 

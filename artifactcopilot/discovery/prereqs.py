@@ -32,6 +32,7 @@ CONFIG_EXT = (".py", ".yaml", ".yml", ".json", ".cfg", ".ini", ".toml", ".sh", "
 PORT = re.compile(r"\b(?:port\s*(?:number\s*)?:?\s*|(?:localhost|127\.0\.0\.1|0\.0\.0\.0):)(\d{2,5})\b", re.I)
 SOCKET = re.compile(r"(?<![\w.])((?:/|\./)?[\w./\-]+\.sock)\b")
 SCRIPT_PORT = re.compile(r"(?:--port[= ]|-p\s+|PORT\s*=\s*|port\s*=\s*|:)(\d{4,5})\b")
+KNOB_WORD = re.compile(r"\b(?:parameter|variable|constant|value|setting)\s+([A-Z][A-Z0-9_]{1,40}|[a-z_]\w{1,40}_\w+)\b")
 OPTIONS_ONLY = re.compile(r"^(?:--?[A-Za-z][\w\-]*(?:[= ](?!-)[^\s`]+)?\s*)+$")
 ASSIGNMENT = re.compile(r"^\s*([A-Za-z_][\w.\[\]'\"]*)\s*(?:=|:)\s*(.+?)\s*$")
 
@@ -49,6 +50,10 @@ def prose_prerequisites(paragraph: str, source: str, section: str, ctx: ProseCon
         if flags and (tx.is_quick(sentence) or REDUCE.search(sentence)):
             out.append(Prerequisite("reduce", sentence.strip()[:300], source, command=" ".join(flags),
                                     section=section))
+            continue
+        if not spans and REDUCE.search(sentence) and (knob := KNOB_WORD.search(sentence)):
+            # "reduce the simulation rounds by changing the parameter RD": the scripts that set it, each its own
+            out.append(Prerequisite("reduce", sentence.strip()[:300], source, name=knob.group(1), section=section))
             continue
         out += _edits(sentence, spans, source, section, ctx, read)
     return out

@@ -41,7 +41,7 @@ def plan_route(found: Discovery, objects: set[str], read: Reader | None = None,
     legs = [_leg(step, found.costs, objects, read, listed) for step in found.steps
             if step.kind in RUNNABLE and not step.reuse]
     route = Route(legs=legs, prerequisites=list(found.prerequisites))
-    attach(route, found.steps)
+    attach(route, found.steps, read)
     _rank(route, {s.order: s for s in found.steps})
     tied = [o for leg in route.legs for o in leg.objects]
     route.objects = list(dict.fromkeys(tied))

@@ -147,3 +147,48 @@ print("trial 500:", results[500])
     selection = json.loads(next((run_dir / "evidence").glob("D3-*selection*")).read_text())
     attempt = selection["attempts"][0]
     assert attempt["reduced"] and "the review's own reduction failed" in attempt["blocker"], attempt
+
+
+SIMULATION = """RD = 1000000000  # rounds of simulation
+total = 0
+for rd in range(RD):
+    total += rd % 7
+print("Sketch Adult Census")
+print("HLL 0.91 0.88")
+print("CMS", round(total / RD, 2), 0.83)
+"""
+
+
+def test_the_documented_knob_is_lowered_before_the_run_and_said(tmp_path, review):
+    readme = """# Simulation
+
+## Table 2
+
+```
+python sim.py
+```
+
+If it takes a long time to run, please consider reducing the simulation rounds by changing the parameter RD.
+"""
+    artifact = write_tree(tmp_path / "a", {"README.md": readme, "sim.py": SIMULATION})
+    paper = tmp_path / "paper.md"
+    paper.write_text(PAPER, encoding="utf-8")
+    report, run_dir = review(paper, artifact, timeout=30, sandbox_name="local", max_minutes=3)
+    entry = _route(report)["python sim.py"]
+    assert entry.status == "valid" and "RD in sim.py set to 10000000 instead of 1000000000" in entry.detail, entry
+    assert "as the documentation offers" in entry.detail
+    runs = [p.read_text() for p in (run_dir / "evidence").glob("D3-*command-python-sim*.log")]
+    assert runs and all("timed_out: False" in r for r in runs)  # the smaller setting first: no full run cut before it
+    assert any(i.rule == "reduced-run" and "RD" in i.action for i in report.interventions)
+
+
+def test_without_the_documented_knob_the_full_run_comes_first(tmp_path, review):
+    readme = "# Simulation\n\n## Table 2\n\n```\npython sim.py\n```\n"
+    artifact = write_tree(tmp_path / "a", {"README.md": readme, "sim.py": SIMULATION})
+    paper = tmp_path / "paper.md"
+    paper.write_text(PAPER, encoding="utf-8")
+    report, run_dir = review(paper, artifact, timeout=10, sandbox_name="local", max_minutes=3)
+    first = json.loads(next((run_dir / "evidence").glob("D3-*selection*")).read_text())["attempts"][0]
+    log = (run_dir / "evidence").glob("D3-*command*.log")
+    assert first["runs"] and "as the documentation offers" not in (first.get("reduced") or "")
+    assert any("timed_out: True" in p.read_text() for p in log)

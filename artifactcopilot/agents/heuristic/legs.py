@@ -65,11 +65,12 @@ def apply_edits(tools: PhaseTools, route: Route, done: set[str]) -> list[dict]:
     return out
 
 
-def documented_reduction(tools: PhaseTools, leg: Leg | None, script: str,
-                         share: float | None) -> tuple[str, str] | None:
+def documented_reduction(tools: PhaseTools, leg: Leg | None, script: str, share: float | None,
+                         own: str | None = None) -> tuple[str, str] | None:
     """The documentation's own smaller setting of a command whose full run has no stated cost or one beyond its
     share of the phase: (the command to run, the RW5 text). Options the docs give are added to the command; a value
-    the docs say to lower in a file is lowered there first (logged, I1)."""
+    the docs say to lower in a file (or in the command's own script or notebook, `own`) is lowered there first
+    (logged, I1)."""
     if leg is None or not leg.reductions or leg.quick or "\n" in script:
         return None
     if leg.cost_s is not None and share is not None and leg.cost_s <= share:
@@ -78,27 +79,66 @@ def documented_reduction(tools: PhaseTools, leg: Leg | None, script: str,
         if pre.command:
             return f"{script} {pre.command}", (f"RW5-reduced: the documentation's smaller setting `{pre.command}` "
                                                f"({pre.source})")
-        lowered = _lower(tools, pre)
+        lowered = _lower(tools, pre, pre.file or own or "")
         if lowered:
             return script, lowered
     return None
 
 
-def _lower(tools: PhaseTools, pre: Prerequisite) -> str | None:
-    text = tools.read_file(pre.file, 500_000) or ""
-    match = re.search(rf"^\s*{re.escape(pre.name)}\s*[:=]\s*(\d+)\b", text, re.MULTILINE)
-    if match is None or int(match.group(1)) < MIN_FULL:
+LOWER_PROGRAM = r"""import json, re, sys
+path, name, value = sys.argv[1:4]
+rx = re.compile(r"^(\s*" + re.escape(name) + r"\s*[:=]\s*)(int\()?([\d_.eE+]+)", re.M)
+text = open(path, encoding="utf-8", errors="replace").read()
+if path.endswith(".ipynb"):
+    nb = json.loads(text)
+    done = 0
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code":
+            source = "".join(cell.get("source", []))
+            new, n = rx.subn(lambda m: m.group(1) + (m.group(2) or "") + value, source, count=1)
+            if n:
+                cell["source"], done = new.splitlines(keepends=True), done + n
+                break
+    if not done:
+        print(f"{name} is not set in {path}"); sys.exit(3)
+    open(path, "w", encoding="utf-8").write(json.dumps(nb, indent=1))
+else:
+    new, n = rx.subn(lambda m: m.group(1) + (m.group(2) or "") + value, text, count=1)
+    if not n:
+        print(f"{name} is not set in {path}"); sys.exit(3)
+    open(path, "w", encoding="utf-8").write(new)
+print(f"{path}: {name} = {value}")
+"""
+
+
+def _full_value(text: str, name: str, notebook: bool) -> int | None:
+    """The whole number a script (or a notebook's code) sets `name` to, e.g. `RD = 100000000` or `int(1e6)`."""
+    if notebook:
+        try:
+            text = "\n".join("".join(c.get("source", [])) for c in json.loads(text).get("cells", [])
+                             if c.get("cell_type") == "code")
+        except (ValueError, AttributeError):
+            return None
+    match = re.search(rf"^\s*{re.escape(name)}\s*[:=]\s*(?:int\()?([\d_.eE+]+)", text, re.MULTILINE)
+    try:
+        value = float(match.group(1).replace("_", "")) if match else None
+    except ValueError:
         return None
-    full = int(match.group(1))
+    return int(value) if value is not None and value.is_integer() else None
+
+
+def _lower(tools: PhaseTools, pre: Prerequisite, path: str) -> str | None:
+    full = _full_value(tools.read_file(path, 5_000_000) or "", pre.name, path.endswith(".ipynb")) if path else None
+    if full is None or full < MIN_FULL:
+        return None
     value = reduced_value(full)
-    edit = Prerequisite("edit", pre.text, pre.source, file=pre.file, name=pre.name, value=str(value))
-    res = tools.run_setup(_edit_script(edit), Action("reduce", f"set {pre.name} = {value} in {pre.file}",
-                                                     target=pre.file),
+    script = (f"python3 - {shlex.quote(path)} {shlex.quote(pre.name)} {value} <<'PY'\n{LOWER_PROGRAM}PY")
+    res = tools.run_setup(script, Action("reduce", f"set {pre.name} = {value} in {path}", target=path),
                           f"the documentation's way to run smaller ({pre.source}: \"{pre.text[:160]}\")",
                           network=False, timeout=60)
     if not res.record.ok:
         return None
-    return (f"RW5-reduced: {pre.name} in {pre.file} set to {value} instead of {full}, as the documentation offers "
+    return (f"RW5-reduced: {pre.name} in {path} set to {value} instead of {full}, as the documentation offers "
             f"({pre.source})")
 
 

@@ -15,6 +15,7 @@ from ...discovery.reduce import find_reduction
 from ...interventions import Action
 from ...models import EvidenceLevel, PhasePacket
 from ...provision import VENV, EnvPlan, ProvisionStep, notebook_tooling
+from ...route.prereqs import own_file
 from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
@@ -179,9 +180,10 @@ def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, dead
             res, executed["path"] = tools.run_notebook(step.notebook, action, purpose, timeout=timeout)
             return res
 
+        smaller = documented_reduction(tools, leg, step.cmd, share, step.notebook)
         att = attempt(tools, notebook, step, step.cmd, Action("run", step.cmd, documented=step.documented), {},
                       env_vars, f"notebook {step.notebook} ({step.source})", plan, deadline, state["replay"], None,
-                      share, setup_only=True)
+                      share, setup_only=True, first=smaller)
         att.executed = executed.get("path")
         if att.runs and att.runs[-1].record.timed_out and att.executed:
             att.partial = completed_cells(tools.read_output(att.executed, 20_000_000))
@@ -194,7 +196,7 @@ def _run_step(tools: PhaseTools, step: Step, plan: EnvPlan, env_vars: dict, dead
         action = Action("wait", script, documented=True)  # the documented start order, waited for (I2)
     env = dict(step.env)  # variables the docs set only in prose are a fix (I1), applied when the run asks for them
     att = attempt(tools, tools.run_workflow, step, script, action, env, env_vars, why, plan, deadline,
-                  state["replay"], cwd, share, first=documented_reduction(tools, leg, script, share))
+                  state["replay"], cwd, share, first=documented_reduction(tools, leg, script, share, own_file(step)))
     if att.runs and not valid_output(att.runs[-1]):
         att.partial = [f for f in partial_files(att.runs[-1]) if _nonempty(tools, f)]
     return att
