@@ -270,6 +270,8 @@ class ReuseHints(_Dict):
     """Configuration files the docs name (existing in the artifact)."""
     api_examples: list[ApiExample] = field(default_factory=list)
     input_formats: list[InputFormat] = field(default_factory=list)
+    parameters: list[str] = field(default_factory=list)
+    """Names the documentation gives as a script's tunable parameters ("parameter(s): x0 (starting point), x")."""
 
 
 @dataclass

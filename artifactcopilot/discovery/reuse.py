@@ -124,6 +124,24 @@ def input_formats(sections: list[tuple[str, str, str]], index: FileIndex, sample
     return out
 
 
+PARAM_LEAD = re.compile(r"\b(?:tunable\s+)?(?:hyper-?)?param(?:eter)?s?(?:\(s\))?\s*:\s*(.+)$", re.IGNORECASE)
+PARAM_NAME = re.compile(r"^[\s`*]*([A-Za-z_][A-Za-z0-9_]{0,30})[`*]*(?:\s*\(|\s*$|\s*=)")
+
+
+def documented_parameters(lines: list[DocLine]) -> list[str]:
+    """Names a line gives as parameters ("parameter(s): miu (bias), s (geometric scale)"), in documentation order."""
+    out: list[str] = []
+    for dl in lines:
+        match = PARAM_LEAD.search(dl.text[:400])
+        if match is None:
+            continue
+        for part in re.split(r",|\band\b", match.group(1)):
+            name = PARAM_NAME.match(part)
+            if name and name.group(1).lower() not in ("none", "the", "a", "an") and name.group(1) not in out:
+                out.append(name.group(1))
+    return out
+
+
 def reuse_hints(titles: list[str], lines: list[DocLine], steps: list[Step], index: FileIndex, view: ArtifactView,
                 examples: list, sections: list[tuple[str, str, str]], samples: list[SamplePointer]) -> ReuseHints:
     return ReuseHints(
@@ -133,4 +151,5 @@ def reuse_hints(titles: list[str], lines: list[DocLine], steps: list[Step], inde
         config_files=config_files(lines, index),
         api_examples=api_examples(examples, index, view),
         input_formats=input_formats(sections, index, samples),
+        parameters=documented_parameters(lines),
     )

@@ -20,6 +20,7 @@ from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, plan_of, steps_of
 from .fixes import valid_output
+from .reuseparams import parameter_case, write_copy
 from .reusesiblings import sibling_case
 from .run import attempt, normalized
 from .runsteps import Attempt, command_of
@@ -120,7 +121,39 @@ def _transfer(tools: PhaseTools, ctx: PhaseContext, runs: list[dict],
         if att.valid:
             return {"kind": "documented command on a new input", "attempt": att, "input": case["input"],
                     "new_input": {"path": new_input, "form": what}}, tried
+    return _configuration(tools, ctx, runs, deadline, tried)
+
+
+def _configuration(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: Deadline,
+                   tried: list[str]) -> tuple[dict | None, list[str]]:
+    """The documented command with a documented parameter set to another value (reuseparams.py): validated when the
+    output is valid and differs from the documented run's."""
+    d1 = ctx.packets["D1"]
+    reduced = {r.get("name") for leg in (d1.facts.get("route") or {}).get("legs", [])
+               for r in leg.get("reductions", []) if r.get("name")}
+    case = parameter_case(tools, runs, (d1.facts.get("reuse") or {}).get("parameters", []), reduced)
+    if case is None or not write_copy(tools, case):
+        return None, tried
+    run = case["run"]
+    att = attempt(tools, tools.run_transfer, _step_of(run), case["script"], Action("run", run["cmd"], documented=True),
+                  dict(run.get("env") or {}), dict(d1.facts.get("env_vars", {})),
+                  f"the documented `{run['cmd']}` on a new configuration ({case['what']})",
+                  plan_of(ctx.packets.get("D2")), deadline, [], run.get("cwd") or ".")
+    same = att.valid and normalized(att.runs[-1].record.stdout) == normalized(_stdout(tools, run.get("evidence")))
+    tried.append(att.outcome() + ("; the output did not change: the parameter showed no effect" if same else ""))
+    if att.valid and not same:
+        return {"kind": "documented command on a new configuration", "attempt": att, "input": None,
+                "new_input": {"path": case["copy"], "form": case["what"]}}, tried
     return None, tried
+
+
+def _stdout(tools: PhaseTools, ev_id: str | None) -> str:
+    """The standard output a command log holds."""
+    try:
+        text = tools.store.read(ev_id) if ev_id else ""
+    except (KeyError, OSError):
+        return ""
+    return (text or "").partition("----- stdout -----\n")[2].partition("\n----- stderr -----")[0]
 
 
 def _sibling(tools: PhaseTools, ctx: PhaseContext, runs: list[dict], deadline: Deadline) -> dict | None:
@@ -204,7 +237,8 @@ def run_reuse(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                EvidenceLevel.E1)
     mine = [i for i in tools.store.interventions() if i.phase == "D5"]
     low = all(i.level <= InterventionLevel.I1 for i in mine)
-    what = f"{found['kind']}: `{found['attempt'].script[:120]}`" if found else ""
+    what = (f"{found['kind']}: `{found['attempt'].script[:120]}`"
+            + (f" ({found['new_input']['form']})" if found.get("new_input") else "")) if found else ""
     checklist = [
         item("D5.functional_base", base, [ev.id, *d3.evidence[:1]],
              f"D3 scored {d3.score.value if d3.score else 'none'}"),
