@@ -49,10 +49,14 @@ class MoreTools:
     def discover_docs(self) -> str:
         found, ev = self.tools.discover_docs()
         self._found = found
+        route, _ = self.tools.plan_route(found)  # the route's order: cheapest paper-tied first
+        legs = {leg.step: leg for leg in route.legs}
+        ranked = sorted(found.steps, key=lambda s: (legs[s.order].rank if s.order in legs else 10**6, s.order))
         steps = [{"order": s.order, "kind": s.kind, "cwd": s.cwd, "cmd": s.cmd, "source": s.source,
                   "mentions": s.mentions, "quick": s.quick, "long": s.long, "runnable": s.runnable,
-                  "notebook": s.notebook, "reuse": s.reuse}
-                 for s in found.steps[:60]]
+                  "notebook": s.notebook, "reuse": s.reuse,
+                  **({"cost": legs[s.order].cost_text} if s.order in legs and legs[s.order].cost_text else {})}
+                 for s in ranked[:60]]
         shown = self.pager.items(steps, 0.45)
         return self.out(evidence=ev.id, docs=[d.path for d in found.docs][:20],
                         requested_badges=found.requested_badges.badges if found.requested_badges else None,
