@@ -51,7 +51,17 @@ class Context:
     """The block has a single workflow command (stated durations then belong to it)."""
 
 
+REMARK = re.compile(r"^(?P<cmd>.*?\S)\s+\((?P<remark>[A-Za-z][^()$`;&|<>]*\s[^()$`;&|<>]*)\)\s*$")
+"""A remark in parentheses after a command (`python b.py (depends on files made by a.py)`): words, not shell."""
+
+
 def build_step(cmd: str, ctx: Context) -> Step:
+    remark = REMARK.match(cmd) if "\n" not in cmd else None
+    if remark is not None and len(remark.group("remark").split()) >= 2:
+        step = build_step(remark.group("cmd"), ctx)
+        step.notes.append(f"the words in parentheses after the command are a remark, not part of it: "
+                          f"\"{remark.group('remark')}\"")
+        return step
     shape = compound(cmd)
     if shape is not None:
         return _statement_step(cmd, shape, ctx)
