@@ -116,3 +116,31 @@ def argument_folder(index: FileIndex, cwd: str, inner: str, read) -> tuple[str, 
     new = inner.replace(script, moved, 1)
     return new, folder, (f"{script} enters its argument `{arg}` as a folder (`cd ${match.group(1)}`), which is only at "
                          f"{hits[0]}: runs from {folder}/")
+
+
+REL_PATH = re.compile(r"""(?<![\w/.$-])((?:\.\./|\./)?[\w.\-]+(?:/[\w.\-]+)*/[\w.\-]+\.[A-Za-z][\w]{0,7})(?![\w/])""")
+SCRIPT_EXT = (".sh", ".bash", ".py", ".R", ".r")
+
+
+def resolving_folder(index: FileIndex, cwd: str, inner: str, read) -> tuple[str, str, str] | None:
+    """A script whose own relative paths (the files it sources, runs or opens: `source ipp/constants.py`, `python
+    ipp/steps/step_1.py`, `open("data/x.csv")`) resolve from another folder than the one the command runs in — the
+    artifact root or the script's own folder — and not from there: (the command with the script's path from that
+    folder, the folder, a note). None when they resolve where it runs, or nowhere better."""
+    script = primary_file(inner)
+    if not script or not script.endswith(SCRIPT_EXT) or "$" in script or script.startswith(("/", "~")):
+        return None
+    path = join(cwd, script.removeprefix("./"))
+    text = (read(path) or "")[:200_000]
+    used = [p for p in dict.fromkeys(REL_PATH.findall(text)) if not p.startswith("..")]
+    if len(used) < 2:
+        return None
+    folders = list(dict.fromkeys([cwd, ".", posixpath.dirname(path) or "."]))
+    score = {f: sum(index.exists(join(f, p)) for p in used) for f in folders}
+    best = max(folders, key=lambda f: (score[f], f == cwd))
+    if best == cwd or score[best] <= score[cwd] or score[best] * 2 < len(used):
+        return None
+    moved = posixpath.relpath(path, best)
+    found = [p for p in used if index.exists(join(best, p))][:3]
+    return inner.replace(script, moved, 1), best, (
+        f"{script}'s own relative paths ({', '.join(found)}) resolve from {best}/, not from {cwd}/: runs from {best}/")

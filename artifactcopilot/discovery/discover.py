@@ -13,7 +13,7 @@ from .appendix import artifact_appendix
 from .assemble import driver_steps, line_facts, make_steps, merge_duplicates, notebook_step, with_variants
 from .badges import requested_badges
 from .built import built_programs, relocate_built
-from .cwd import argument_folder
+from .cwd import argument_folder, resolving_folder
 from .docfiles import DocText, select_docs
 from .extract import DocExtract, DocInput, RawStep, Shared, extract
 from .facts import env_vars, python_versions, signals, system_tools
@@ -74,20 +74,30 @@ def _discover(view: ArtifactView, index: FileIndex, paper_text: str | None, resu
     line_facts(result.steps, lines)
     relocate_built(result.steps, index, built_programs(view, index, result.make_targets, result.steps))
     fill_all(result.steps, index, [s for e in extracts for s in e.samples])
-    _argument_folders(result.steps, index, view)
+    if _argument_folders(result.steps, index, view):  # a step moved to its folder may now repeat another
+        result.steps = [r.step for r in merge_duplicates([RawStep(s, (0, 0, s.order)) for s in result.steps])[0]]
+        for n, step in enumerate(result.steps, 1):
+            step.order = n
     _outputs(extracts, redirect, result)
     _facts(view, index, docs, extracts, lines, result)
 
 
-def _argument_folders(steps, index: FileIndex, view: ArtifactView) -> None:
+def _argument_folders(steps, index: FileIndex, view: ArtifactView) -> bool:
+    """Move each script that enters its argument as a folder, or whose own relative paths resolve elsewhere, to that
+    folder; whether any moved."""
+    moved_any = False
     for step in steps:
         if step.kind in ("workflow", "plot", "test") and step.runnable:
-            moved = argument_folder(index, step.cwd, step.inner, lambda rel: safe_read(view, rel, 200_000))
+            read = lambda rel: safe_read(view, rel, 200_000)  # noqa: E731
+            moved = argument_folder(index, step.cwd, step.inner, read) or \
+                resolving_folder(index, step.cwd, step.inner, read)
             if moved is not None:
                 inner, folder, note = moved
                 step.cmd = step.cmd.replace(step.inner, inner, 1)
                 step.inner, step.cwd = inner, folder
                 step.notes.append(note)
+                moved_any = True
+    return moved_any
 
 
 def _with_notebooks(view: ArtifactView, index: FileIndex, raws: list[RawStep], lines: list[DocLine], python: str,

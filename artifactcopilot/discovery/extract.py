@@ -308,8 +308,10 @@ class Walker:
 
     def _after_block(self, made: list[RawStep], after: str, block: Block) -> None:
         scripts = {posixpath.basename(primary_file(r.step.inner) or "") for r in made} - {""}
+        unpacks = any(r.step.kind == "data" for r in made)
         for weak in self.pending_weak:
-            if weak.script and posixpath.basename(weak.script) in scripts and weak in self.out.steps:
+            same = weak.script and posixpath.basename(weak.script) in scripts or unpacks and weak.step.kind == "data"
+            if same and weak in self.out.steps:
                 self.out.steps.remove(weak)
         self.pending_weak = []
         if made:

@@ -124,7 +124,8 @@ def _span_commands(block: Block, ctx: ProseContext) -> list[ProseCommand]:
         cmd = span.text.strip()
         if RUNNER_ONLY.match(cmd) or not looks_like_command(cmd, ctx.console_scripts):
             continue
-        if len(cmd.split()) < 2 and cmd not in ("make", "pytest", "tox", "nox") and cmd not in ctx.console_scripts:
+        if len(cmd.split()) < 2 and cmd not in ("make", "pytest", "tox", "nox") and cmd not in ctx.console_scripts \
+                and not (cmd.startswith("./") and find_file(ctx, cmd)):  # `./scripts/run.sh`: a script, run as named
             continue
         before = block.text[max(0, span.start - 90):max(0, span.start - 1)]
         before = re.split(r"(?<=[.!?])\s", before)[-1]
@@ -147,7 +148,7 @@ def _bare_lines(block: Block, ctx: ProseContext) -> list[ProseCommand]:
     return out
 
 
-SCRIPT_EXT = re.compile(r"\.(py|sh|R|r|jl|m|ipynb)$")
+SCRIPT_EXT = re.compile(r"\.(py|sh|R|r|jl|m)$")  # notebooks a list names are read by notebooks.py
 OBJECT = re.compile(r"\b(Tables?|Tab\.|Figures?|Figs?\.|RQ)\s*\d", re.IGNORECASE)
 
 
@@ -217,10 +218,11 @@ def _archives(sentence: str, ctx: ProseContext, line: int) -> list[ProseCommand]
     if not UNPACK_VERB.search(sentence):
         return []
     paths = [p for name in dict.fromkeys(m.group(0) for m in ARCHIVE.finditer(sentence)) if (p := find_file(ctx, name))]
-    if not paths and not ARCHIVE.search(sentence):
-        paths = _unnamed_archives(sentence, ctx)
+    weak = False
+    if not paths and not ARCHIVE.search(sentence):  # "unzip the data first": dropped if the next block unpacks
+        paths, weak = _unnamed_archives(sentence, ctx), True
     return [ProseCommand(unpack_command(posixpath.basename(path)), line, "prose", cwd=posixpath.dirname(path) or ".",
-                         script=path) for path in paths]
+                         script=path, weak=weak) for path in paths]
 
 
 DATA_WORDS = re.compile(r"\b(the\s+)?(data(sets?)?|inputs?|archives?|zip(ped)?\s+files?|benchmarks?|samples?|"

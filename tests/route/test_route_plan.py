@@ -272,3 +272,26 @@ python plot.py --title "(a) results"
     assert "python experiment_2.py" in steps, list(steps)
     assert "depend on files generated" in steps["python experiment_2.py"].notes[-1]
     assert 'python plot.py --title "(a) results"' in steps  # quoted parentheses are the command's own
+
+
+def test_a_script_runs_where_its_own_relative_paths_resolve(tmp_path):
+    readme = "# Personas\n\nThe pipeline:\n\n```\ncd scripts\nbash run.sh\n```\n"
+    run = 'source "ipp/constants.sh"\npython ipp/steps/step_1.py\nRscript ipp/steps/step_2.R out/\n'
+    root = write_tree(tmp_path / "a", {"README.md": readme, "scripts/run.sh": run, "ipp/constants.sh": "X=1\n",
+                                       "ipp/steps/step_1.py": script("1"), "ipp/steps/step_2.R": "print(2)\n"})
+    step = next(s for s in discover(DirectoryView(root)).steps if "run.sh" in s.cmd)
+    assert (step.cwd, step.inner) == (".", "bash scripts/run.sh"), step
+    assert "resolve from ./, not from scripts/" in step.notes[-1]
+
+    local = 'python steps/helper.py\npython steps/other.py\n'
+    root = write_tree(tmp_path / "b", {"README.md": readme, "scripts/run.sh": local,
+                                       "scripts/steps/helper.py": script("h"), "scripts/steps/other.py": script("o")})
+    step = next(s for s in discover(DirectoryView(root)).steps if "run.sh" in s.cmd)
+    assert (step.cwd, step.inner) == ("scripts", "bash run.sh")  # its paths resolve where the docs run it
+
+
+def test_a_script_named_with_its_path_in_prose_runs_as_named(tmp_path):
+    readme = "# Personas\n\nRun `./scripts/run.sh`\n"
+    root = write_tree(tmp_path / "a", {"README.md": readme, "scripts/run.sh": "echo ok\n"})
+    steps = [s for s in discover(DirectoryView(root)).steps if s.kind == "workflow"]
+    assert [(s.cwd, s.cmd) for s in steps] == [(".", "./scripts/run.sh")]
