@@ -13,12 +13,12 @@ from .codeblocks import read_block
 from .costs import line_costs, table_costs
 from .cwd import AND_CD, CD, CD_AND, clone_dir, primary_file, resolve_dir
 from .fill import SamplePointer
-from .mdparse import Block, parse
+from .mdparse import Block, around, last_para, parse
 from .model import DocCost, DocumentedOutput, Prerequisite, Step
 from .outputs import PRODUCE, format_block_output, outputs_in
 from .placeholders import block_vars, described_placeholders
 from .prereqs import assignment_line, code_edits, prose_prerequisites
-from .prose import ProseContext, find_dir, find_file, prose_commands
+from .prose import ProseContext, find_dir, find_file, navigated_folder, prose_commands
 from .stepbuild import WORK_KINDS, Context, build_step
 from .steptable import table_steps
 from .variants import Variant, variants_in
@@ -38,14 +38,10 @@ WORKDIR = re.compile(r"\b(?:working directory|(?:run|execute)\s+(?:all\s+)?(?:th
                      r"[^.]{0,60}?"
                      r"\b(?:from|in|inside|to be|is|be)\s+(?:the\s+)?`([\w./\-]{1,200})`\s*(?:folder|directory|dir)?",
                      re.IGNORECASE)
-PROSE_CD = re.compile(r"`(?:cd|pushd)\s+([^`;&|]+?)/?`")
-NAVIGATE = re.compile(r"\b(?:navigate|go|change|move|switch|proceed|cd|step)\s+(?:in)?to\s+(?:the\s+)?"
-                      r"(?:`([\w./\-]+)`|([\w'’ \-]{2,60}?))\s*(?:(?:sub)?(?:folder|directory|dir)\b|`)", re.IGNORECASE)
 KNOB = re.compile(r"\b(number of (runs|rounds|trials|iterations|repetitions|samples|epochs|seeds)|repeated|"
                   r"runs per|speed up|reduce|smaller)\b", re.IGNORECASE)
 
 
-CONTEXT_CHARS = 4000
 MAX_PARA_CHARS = 20_000
 
 
@@ -136,7 +132,7 @@ class Walker:
         if note:
             self.out.notes.append(f"{self.doc.path}: {note}")
         self.out.sections.append(Section(0, "", self.source(1)))
-        before, after = _around(blocks)
+        before, after = around(blocks)
         for i, block in enumerate(blocks):
             if block.kind == "heading":
                 self._heading(block)
@@ -203,18 +199,7 @@ class Walker:
                     self.out.samples.append(SamplePointer(path, sentence, self.source(line)))
 
     def _navigated(self, sentence: str) -> str | None:
-        """The folder a sentence tells the reader to stand in: "`cd benchmark/`", "navigate to the `attacks`
-        directory", "go to the reference implementation's directory" (words matched to a folder's name)."""
-        cd = PROSE_CD.search(sentence)
-        if cd:
-            folder, note = resolve_dir(self.shared.index, self.base_cwd(), cd.group(1), self.doc.folder)
-            return None if note else folder
-        go = NAVIGATE.search(sentence)
-        if go is None:
-            return None
-        if go.group(1):
-            return find_dir(self.pctx, go.group(1))
-        return _folder_named(go.group(2) or "", self.shared.index, self.base_cwd())
+        return navigated_folder(sentence, self.pctx, self.shared.index, self.base_cwd(), self.doc.folder)
 
     # ---- step tables ------------------------------------------------------------------------
     def _table(self, block: Block, before: str) -> None:
@@ -223,7 +208,7 @@ class Walker:
         self.out.costs += table_costs(block.rows, self.source(block.line), self.pctx)
         for k, row in enumerate(table_steps(block.rows)):
             line = block.line + 2 + row.index  # its row; it takes its place in the table's run order below
-            ctx = self._context(self.source(line), self.base_cwd(), "table", before=f"{_last_para(before)}\n{row.row}")
+            ctx = self._context(self.source(line), self.base_cwd(), "table", before=f"{last_para(before)}\n{row.row}")
             self.shared.blocks += 1
             ctx.block = self.shared.blocks
             step = build_step(row.cmd, ctx)
@@ -242,7 +227,7 @@ class Walker:
 
     def _code(self, block: Block, before: str, after: str) -> None:
         if self.shared.view is not None and any(assignment_line(ln) for ln in block.text.splitlines()):
-            self.out.prerequisites += code_edits(block.text, _last_para(before), self.source(block.line),
+            self.out.prerequisites += code_edits(block.text, last_para(before), self.source(block.line),
                                                  self._section(), self.pctx, self._read)
         reading = read_block(block.text, block.info, before, self.shared.console_scripts)
         if reading.kind == "commands":
@@ -285,7 +270,7 @@ class Walker:
                 text = then_cd.group(1)
             clones += [d for d in [clone_dir(text)] if d]
             ctx = self._context(self.source(block.line + ln.line), line_cwd, "fence",
-                                before=_last_para(before) + "\n" + " ".join(ln.comments), after=after)
+                                before=last_para(before) + "\n" + " ".join(ln.comments), after=after)
             ctx.block, ctx.env, ctx.known_vars, ctx.described = number, dict(env), known, described
             step = build_step(text, ctx)
             if step.kind in WORK_KINDS:
@@ -336,47 +321,10 @@ class Walker:
         return raw
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", re.sub(r"['’]s\b", "", text.lower()))
-
-
-def _folder_named(words: str, index: FileIndex, cwd: str) -> str | None:
-    """The one folder whose name is the words (case, spaces, underscores and dashes aside), nearest `cwd` first."""
-    key = _squash(words)
-    if len(key) < 3:
-        return None
-    hits = [d for d in index.dirs if d != "." and _squash(posixpath.basename(d)) == key]
-    near = [d for d in hits if cwd == "." or d.startswith(cwd + "/")]
-    hits = near or hits
-    return hits[0] if len(hits) == 1 else None
-
-
 def _mark_self_clone(made: list[RawStep]) -> None:
     clone = next((r.step for r in reversed(made) if r.step.kind == "download" and "clone" in r.step.inner), None)
     if clone is not None:
         clone.notes.append("clones the artifact itself (the next line enters the clone): skip it in an unpacked copy")
-
-
-def _last_para(text: str) -> str:
-    parts = [p for p in text.split("\n\n") if p.strip()]
-    return parts[-1] if parts else ""
-
-
-def _around(blocks: list[Block]) -> tuple[list[str], list[str]]:
-    """For every block: the prose since the previous heading/code block, and the prose until the next one (each cut
-    to CONTEXT_CHARS next to the block)."""
-    before, after = [""] * len(blocks), [""] * len(blocks)
-    acc = ""
-    for i, block in enumerate(blocks):
-        before[i] = acc.strip()
-        if block.kind != "table":  # a table between prose and a code block does not cut the prose off
-            acc = "" if block.kind != "para" else (acc + "\n\n" + block.text)[-CONTEXT_CHARS:]
-    acc = ""
-    for i in range(len(blocks) - 1, -1, -1):
-        after[i] = acc.strip()
-        if blocks[i].kind != "table":
-            acc = "" if blocks[i].kind != "para" else (blocks[i].text + "\n\n" + acc)[:CONTEXT_CHARS]
-    return before, after
 
 
 def extract(doc: DocInput, shared: Shared) -> DocExtract:

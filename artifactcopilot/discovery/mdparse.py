@@ -183,3 +183,29 @@ def _plain_blocks(text: str) -> list[Block]:
             blocks.append(Block("para", start, "\n".join(buf)))
             buf = []
     return blocks
+
+
+CONTEXT_CHARS = 4000
+"""Prose kept on each side of a block as its context."""
+
+
+def last_para(text: str) -> str:
+    parts = [p for p in text.split("\n\n") if p.strip()]
+    return parts[-1] if parts else ""
+
+
+def around(blocks: list[Block]) -> tuple[list[str], list[str]]:
+    """For every block: the prose since the previous heading/code block, and the prose until the next one (each cut
+    to CONTEXT_CHARS next to the block)."""
+    before, after = [""] * len(blocks), [""] * len(blocks)
+    acc = ""
+    for i, block in enumerate(blocks):
+        before[i] = acc.strip()
+        if block.kind != "table":  # a table between prose and a code block does not cut the prose off
+            acc = "" if block.kind != "para" else (acc + "\n\n" + block.text)[-CONTEXT_CHARS:]
+    acc = ""
+    for i in range(len(blocks) - 1, -1, -1):
+        after[i] = acc.strip()
+        if blocks[i].kind != "table":
+            acc = "" if blocks[i].kind != "para" else (blocks[i].text + "\n\n" + acc)[:CONTEXT_CHARS]
+    return before, after

@@ -10,8 +10,13 @@ import shlex
 from dataclasses import dataclass
 
 from .cmdlines import looks_like_command
+from .cwd import resolve_dir
 from .mdparse import Block, Span
 from .view import FileIndex, join, norm
+
+PROSE_CD = re.compile(r"`(?:cd|pushd)\s+([^`;&|]+?)/?`")
+NAVIGATE = re.compile(r"\b(?:navigate|go|change|move|switch|proceed|cd|step)\s+(?:in)?to\s+(?:the\s+)?"
+                      r"(?:`([\w./\-]+)`|([\w'’ \-]{2,60}?))\s*(?:(?:sub)?(?:folder|directory|dir)\b|`)", re.IGNORECASE)
 
 INTRO = re.compile(r"\b(run|running|execute|executing|use|using|invoke|invoking|type|typing|call|calling|launch|"
                    r"try|enter|issue|with|via|command|commands|e\.g\.?|eg\.|example|instance|simply|do)\b[^`.;]{0,40}$",
@@ -261,3 +266,33 @@ def unpack_command(name: str) -> str:
 
 def span_in(block: Block, start: int, end: int) -> list[Span]:
     return [s for s in block.spans if start <= s.start < end]
+
+
+def navigated_folder(sentence: str, ctx: ProseContext, index: FileIndex, cwd: str, doc_dir: str) -> str | None:
+    """The folder a sentence tells the reader to stand in: "`cd benchmark/`", "navigate to the `attacks`
+    directory", "go to the reference implementation's directory" (words matched to a folder's name)."""
+    cd = PROSE_CD.search(sentence)
+    if cd:
+        folder, note = resolve_dir(index, cwd, cd.group(1), doc_dir)
+        return None if note else folder
+    go = NAVIGATE.search(sentence)
+    if go is None:
+        return None
+    if go.group(1):
+        return find_dir(ctx, go.group(1))
+    return _folder_named(go.group(2) or "", index, cwd)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", re.sub(r"['’]s\b", "", text.lower()))
+
+
+def _folder_named(words: str, index: FileIndex, cwd: str) -> str | None:
+    """The one folder whose name is the words (case, spaces, underscores and dashes aside), nearest `cwd` first."""
+    key = _squash(words)
+    if len(key) < 3:
+        return None
+    hits = [d for d in index.dirs if d != "." and _squash(posixpath.basename(d)) == key]
+    near = [d for d in hits if cwd == "." or d.startswith(cwd + "/")]
+    hits = near or hits
+    return hits[0] if len(hits) == 1 else None

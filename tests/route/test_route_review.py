@@ -110,7 +110,7 @@ time.sleep(900)
     entry = _route(report)["python fig_2.py"]
     assert entry.status == "partial" and "generated_results/fig_2.csv" in entry.detail, entry
     rw3 = next(i for i in report.dimensions["D3"].checklist if i.item == "RW3")
-    assert rw3.status == "satisfied" and "partial output" in rw3.note
+    assert rw3.status == "violated" and "timed out" in rw3.note and "partial output" in rw3.note
 
 
 def test_a_run_cut_before_it_wrote_anything_is_not_partial(tmp_path, review):
@@ -192,3 +192,29 @@ def test_without_the_documented_knob_the_full_run_comes_first(tmp_path, review):
     log = (run_dir / "evidence").glob("D3-*command*.log")
     assert first["runs"] and "as the documentation offers" not in (first.get("reduced") or "")
     assert any("timed_out: True" in p.read_text() for p in log)
+
+
+def test_a_documented_smaller_setting_that_fails_is_the_artifacts_failure(tmp_path, review):
+    readme = """# Simulation
+
+## Figure 3
+
+```
+python simulate.py
+```
+
+For a quick check, add `--small`.
+"""
+    simulate = """import sys
+if "--small" in sys.argv:
+    raise SystemExit("ValueError: the small setting is broken")
+print("Sketch Adult Census")
+"""
+    artifact = write_tree(tmp_path / "a", {"README.md": readme, "simulate.py": simulate})
+    paper = tmp_path / "paper.md"
+    paper.write_text(PAPER, encoding="utf-8")
+    report, run_dir = review(paper, artifact, timeout=60, sandbox_name="local", max_minutes=3)
+    attempt = json.loads(next((run_dir / "evidence").glob("D3-*selection*")).read_text())["attempts"][0]
+    assert "the documentation's smaller setting `--small`" in (attempt["reduced"] or ""), attempt
+    assert not (attempt["blocker"] or "").startswith("the review's own reduction")
+    assert report.dimensions["D3"].summary.startswith("The documented workflow did not produce valid output")

@@ -312,9 +312,9 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
         item("RW1", True, [sel_ev.id],
              f"documented at {step.source}" + ("" if step.documented else " (author script)")),
         item("RW2", step.kind != "trivial", [last.evidence.id], step.cmd),
-        item("RW3", True, [last.evidence.id],
-             f"partial output before the time limit cut the run: {', '.join(chosen.partial[:4])}"
-             if chosen.partial else
+        item("RW3", not chosen.partial, [last.evidence.id],
+             f"timed out after {last.record.duration_s:.0f}s (the review's limit); partial output kept from before "
+             f"it: {', '.join(chosen.partial[:4])}" if chosen.partial else
              f"{outcome_of(last).line(0)}, {len(last.record.stdout)} chars of output, "
              f"{len(last.record.files_created)} files created"),
         item("RW4", bool(ties) or bool(PAPER_SECTION.search(step.section)), [sel_ev.id],
