@@ -280,6 +280,21 @@ class Route(Strict):
     prerequisites: list[str] = Field(default_factory=list, description="What the prose asked to do first, done.")
 
 
+class Summary(Strict):
+    """The report's opening for a reviewer: the badge and why, what ran, what of the paper it covered, what next."""
+
+    verdict: str = Field("", description="The badge and why, in one sentence: the first condition of the next badge "
+                                         "that failed (from the rule engine's derivation), in words.")
+    commands: int = Field(0, description="Commands the review ran in the sandbox (setup, probes and runs).")
+    valid: int = Field(0, description="Of them, those that ended valid: exit 0, not cut, and output not judged "
+                                      "invalid.")
+    seconds: float = Field(0.0, description="Wall time of those commands.")
+    ran: str = Field("", description="What ran, in words: the counts above and the documented route's outcomes.")
+    covered: list[str] = Field(default_factory=list, description="Paper objects a valid or partial run covered.")
+    not_covered: list[str] = Field(default_factory=list, description="Paper objects tied or named, not covered.")
+    next_step: str = Field("", description="The first thing a reviewer should try next.")
+
+
 class Report(Strict):
     """report.json: the contract in DESIGN.md, validated by schemas/report.schema.json."""
 
@@ -287,6 +302,11 @@ class Report(Strict):
     tool_version: str
     run_id: str
     paper: str
+    title: str = Field("", description="The paper's title as read from it, or its file name when none could be read "
+                                       "(then `title_note` says why).")
+    title_note: str = Field("", description="Why the title is the file name (empty when it was read from the paper).")
+    summary: Summary = Field(default_factory=Summary, description="The report's opening: the badge and why, what "
+                             "ran, the paper objects covered and not, and what a reviewer should try next.")
     artifact: str
     agent: str
     sandbox: str

@@ -15,7 +15,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from .acquire.paper import load_paper
+from .acquire.paper import load_paper, paper_title
 from .agents.heuristic import HeuristicAgent
 from .config import MAX_ATTEMPTS, MAX_COST_USD, MAX_STEPS, REVIEW_BUDGET_S, TIMEOUT_S
 from .errors import CopilotError, UsageError
@@ -75,8 +75,9 @@ class ReviewRequest:
     artifact only from the download cache. The report says the review was offline."""
 
 
-def resolve_agent(req: ReviewRequest):
-    """(agent, flags): heuristic, or llm (auto picks llm when an OpenAI-compatible endpoint is configured)."""
+def resolve_agent(req: ReviewRequest, progress: Progress | None = None):
+    """(agent, flags): heuristic, or llm (auto picks llm when an OpenAI-compatible endpoint is configured). A busy
+    model server is waited for, and `progress` hears it ('model' on the gate's row)."""
     if req.agent not in ("auto", "llm", "heuristic"):
         raise UsageError(f"unknown agent '{req.agent}'", "use auto, llm or heuristic")
     configured = bool(os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
@@ -84,8 +85,12 @@ def resolve_agent(req: ReviewRequest):
         return HeuristicAgent(), []
     from .agents.llm import build_llm_agent
 
+    def waiting(message: str) -> None:
+        if progress:
+            progress("gate", "model", message)
+
     try:
-        return build_llm_agent(req)
+        return build_llm_agent(req, on_wait=waiting)
     except CopilotError as exc:
         if req.agent == "llm":
             raise
@@ -141,11 +146,13 @@ def _review(req: ReviewRequest, agent, sandbox, progress: Progress | None,
     store = EvidenceStore(req.out)
     meta = store.init_run(str(req.paper), req.artifact, req.resume,
                           {"paper_sha256": sha256_file(req.paper) if req.paper.is_file() else None})
+    title, title_note = paper_title(paper)  # the report's title; the path stays in its metadata
+    meta = {**meta, "title": title, "title_note": title_note}
     rubric, skills, flags = default_rubric(), default_skills(), FlagLog(store.root / "flags.jsonl")
     if req.resume:
         clean_previous_scratch(store)
     if agent is None:
-        agent, agent_flags = resolve_agent(req)
+        agent, agent_flags = resolve_agent(req, progress)
         flags.extend(agent_flags)
     if sandbox is None:
         sandbox, sandbox_flags = resolve_sandbox(req, req.scratch)

@@ -87,6 +87,8 @@ class Rubric:
     """fact -> what authors could do when a badge condition on it fails (advice.yaml)."""
     declared: dict[str, str] = field(default_factory=dict)
     """The facts facts.yaml declares (name -> type): the only facts a phase's packet may state."""
+    fact_docs: dict[str, str] = field(default_factory=dict)
+    """What a declared fact states, in words (facts.yaml `doc`)."""
 
     def phase_items(self, phase: str) -> list[str]:
         """The checklist items a phase judges: the gate's checks, or the dimension's items."""
@@ -225,7 +227,8 @@ def load_rubric(folder: Path | None = None) -> Rubric:
     return Rubric(registry=registry, fact_evidence=fact_evidence, gate=gate_doc["checks"], gc3=gate_doc.get("gc3", {}),
                   dimensions=dimensions, levels=_read(folder, "levels.yaml"), facts=facts, badges=badges,
                   crosschecks=crosschecks, advice=_advice(folder, facts),
-                  declared={n: facts[n] for n in facts_doc})
+                  declared={n: facts[n] for n in facts_doc},
+                  fact_docs={n: str(spec.get("doc") or "") for n, spec in facts_doc.items() if isinstance(spec, dict)})
 
 
 def _advice(folder: Path, facts: dict[str, str]) -> dict[str, str]:

@@ -17,7 +17,7 @@ from ..tables import Table, parse_tables
 from .latex import main_tex, parse_latex
 from .pdftext import PaperError
 
-__all__ = ["Paper", "PaperError", "Section", "distinctive_terms", "load_paper", "paper_year"]
+__all__ = ["Paper", "PaperError", "Section", "distinctive_terms", "load_paper", "paper_title", "paper_year"]
 
 
 class Section(BaseModel):
@@ -73,6 +73,19 @@ def load_paper(path: str | Path) -> Paper:
     return (_markdown if fmt == "markdown" else _plain_text)(p, text)
 
 
+_NO_TITLE = {"pdf": "neither the PDF's first page nor its metadata gives one",
+             "markdown": "the Markdown file has no title heading",
+             "latex": "the LaTeX source has no \\title", "text": "the text file has no first line"}
+
+
+def paper_title(paper: Paper) -> tuple[str, str]:
+    """(the paper's title, '') when one was read; else (its file name, why no title could be read)."""
+    if paper.title.strip():
+        return " ".join(paper.title.split()), ""
+    return Path(paper.path).name, (f"No title could be read from the paper ({_NO_TITLE[paper.format]}); "
+                                   "the title is its file name.")
+
+
 # ---------------------------------------------------------------------------------- bytes
 
 def _sniff(text: str) -> str:
@@ -91,9 +104,15 @@ def _pdf(p: Path, data: bytes) -> Paper:
     reading = read_pdf(p, data)
     paper = _from_text(p, "pdf", "\n\n".join(reading.pages).strip(), reading.tables)
     paper.figures, paper.notes = reading.figures, paper.notes + reading.notes
-    if reading.title:
-        paper.title = reading.title
+    # as printed on the first page, else the metadata's, else a first line that reads as a title
+    paper.title = reading.title or (paper.title if _title_like(paper.title) else "")
     return paper
+
+
+def _title_like(line: str) -> bool:
+    """A line that could be a title: a few words, mostly letters, not a sentence ('2401.01234v2 [cs.SE]' is not)."""
+    letters = sum(c.isalpha() for c in line)
+    return 2 <= len(line.split()) <= 30 and letters >= 0.6 * len(line.replace(" ", "")) and not line.endswith(".")
 
 
 # ---------------------------------------------------------------------------------- text & Markdown
@@ -130,7 +149,9 @@ def _markdown(p: Path, text: str) -> Paper:
         fence ^= ln.lstrip().startswith("```")
         if not fence and (m := re.match(r"^(#{1,6})\s+(.+?)\s*#*\s*$", ln)):
             heads.append((i, len(m.group(1)), m.group(2)))
-    title = next((h for _, lvl, h in heads if lvl == 1), heads[0][2] if heads else "")
+    # the level-1 heading; else a first heading that is not a section's ("## Abstract", "## 1 Introduction")
+    first = heads[0][2] if heads and not _HEADING.match(heads[0][2].strip("* ")) else ""
+    title = next((h for _, lvl, h in heads if lvl == 1), first)
     sections = [Section(title=h, text="\n".join(lines[i + 1:j]).strip())
                 for (i, _, h), j in zip(heads, [k for k, _, _ in heads[1:]] + [len(lines)])]
     abstract = next((s.text for s in sections if s.title.strip("* ").lower() == "abstract"), "")

@@ -212,6 +212,23 @@ def layout(page, number: int) -> PageLayout:
     return PageLayout(number, page.width, page.height, words, lines, page_rules(page), gutter, body, cols)
 
 
+def title_of(page: PageLayout) -> str:
+    """The title printed on a first page: the first run of lines in its upper half set in the page's largest type,
+    when that type is clearly larger than the body's ('' when no line stands out)."""
+    lines = sorted((ln for ln in page.lines if ln.top < page.height / 2 and sum(c.isalpha() for c in ln.text) > 2),
+                   key=lambda ln: (ln.top, ln.x0))
+    big = max((ln.size for ln in lines), default=0.0)
+    if big < 1.25 * page.body_size:
+        return ""
+    run: list[Line] = []
+    for line in lines:
+        if abs(line.size - big) <= 0.5:
+            run.append(line)
+        elif run:
+            break
+    return " ".join(" ".join(w.text for ln in run for w in ln.words).split())[:300]
+
+
 def reading_text(lines: list[Line]) -> str:
     """The page's text in reading order: between two full-width lines, the left column before the right one."""
     out: list[str] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import Field
 
 from ..tables import Table
-from .pdflayout import drop_furniture, layout, reading_text
+from .pdflayout import drop_furniture, layout, reading_text, title_of
 from .pdftables import Found, continuation, find_tables
 from .pdftables import figures as figure_captions
 from .pdftext import PaperError, open_pdf, pypdf_pages
@@ -48,7 +48,7 @@ def read_pdf(p: Path, data: bytes) -> PdfReading:
     if not "".join(reading.pages).strip():
         raise PaperError(f"paper {p}: image-only PDF: no text could be extracted",
                          hint="pass the LaTeX sources or an OCRed PDF")
-    reading.title = title
+    reading.title = reading.title or title  # the title as printed, else the metadata's
     return reading
 
 
@@ -70,6 +70,7 @@ def _layout_reading(data: bytes) -> PdfReading:
                 page.close()  # frees the page's parsed objects: memory stays flat on long papers
     if unread and not layouts:
         raise ValueError("no page could be read")
+    title = title_of(layouts[0]) if layouts[0].number == 1 else ""  # before running heads are dropped
     drop_furniture(layouts)
     ending: list[Found] = []
     for lay in layouts:
@@ -91,7 +92,7 @@ def _layout_reading(data: bytes) -> PdfReading:
         ending = [t for t in tables if t.at_bottom]
         figures += captions
     notes = [f"page(s) {', '.join(map(str, sorted(unread)))} could not be read in full"] if unread else []
-    return PdfReading("", pages, [_table(t) for t in _join(found)], figures, notes)
+    return PdfReading(title, pages, [_table(t) for t in _join(found)], figures, notes)
 
 
 def _join(found: list[Found]) -> list[Found]:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from pathlib import Path
 
 from ..errors import CopilotError
 from ..tables import Table, parse_tables
+
+_NOT_A_TITLE = re.compile(r"(?i)^untitled|^microsoft word -|\.(?:pdf|dvi|ps|tex|docx?|odt|rtf)$")
+"""Metadata titles that name a file or a template, not the paper ('Tracesplitter_Eurosys21.pdf')."""
 
 
 class PaperError(CopilotError):
@@ -39,8 +43,8 @@ def open_pdf(p: Path, data: bytes):
         detail = (str(exc).splitlines() or ["unreadable"])[0][:80]
         raise PaperError(f"paper {p} is a corrupt PDF ({type(exc).__name__}: {detail})",
                          hint="re-download the PDF") from None
-    title = title.strip() if isinstance(title, str) else ""
-    return reader, "" if title.lower().startswith("untitled") else title
+    title = " ".join(title.split()) if isinstance(title, str) else ""
+    return reader, title if len(title.split()) > 1 and not _NOT_A_TITLE.search(title) else ""
 
 
 def _extract(page, mode: str | None) -> str:

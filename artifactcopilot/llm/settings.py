@@ -74,7 +74,11 @@ class LLMSettings(BaseModel):
     request_timeout_s: float = 120.0
     """Time limit of one model call in seconds (COPILOT_LLM_TIMEOUT)."""
     probe_timeout_s: float = 5.0
-    """Time limit of the reachability check before a review starts."""
+    """Time limit of the reachability check before a review starts, and of the context-window probes
+    (COPILOT_LLM_PROBE_TIMEOUT)."""
+    probe_wait_s: float = 180.0
+    """How long the check waits for an endpoint that accepted the connection but is slow to answer: a busy server,
+    not a down one (COPILOT_LLM_PROBE_WAIT_S)."""
     max_retries: int = 4
     """Retries of one call on rate limits (429), server errors (5xx) and dropped connections."""
     backoff_s: float = 1.0
@@ -134,6 +138,8 @@ def settings_from_env(
         seed=None if seed_raw.lower() in ("", "none") else int(_env_float("COPILOT_LLM_SEED", 7)),
         max_output_tokens=int(_env_float("COPILOT_LLM_MAX_TOKENS", 2048)),
         request_timeout_s=_env_float("COPILOT_LLM_TIMEOUT", 120.0),
+        probe_timeout_s=_env_float("COPILOT_LLM_PROBE_TIMEOUT", 5.0),
+        probe_wait_s=_env_float("COPILOT_LLM_PROBE_WAIT_S", 180.0),
         backoff_s=_env_float("COPILOT_LLM_BACKOFF_S", 1.0),
         max_steps=max_steps,
         max_cost_usd=max_cost,

@@ -22,6 +22,7 @@ from .markdown import render_markdown
 from .reach import network_use
 from .reading import Reader
 from .route import route_of
+from .summary import summarize
 from .unestablished import not_established_words
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "info": 3}
@@ -51,6 +52,9 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
     levels = [p.evidence_level for d, p in packets.items() if d in reg.workflow_phases]
     report = Report(
         tool_version=__version__, run_id=meta["run_id"], paper=meta["paper"], artifact=meta["artifact"],
+        title=meta.get("title") or Path(meta["paper"]).name,
+        title_note=meta.get("title_note", "") if meta.get("title") else "The paper's title was not read; the title "
+                                                                        "is its file name.",
         agent=agent, sandbox=sandbox, status=status, badge=decision.badge, badges=decision.badges, gate=gate,
         dimensions=dimensions, evidence_level=level_max(levels), interventions=interventions,
         derivation=decision.trace + cross_trace, flags=flags, confidence=1.0,
@@ -59,11 +63,12 @@ def build_report(store: EvidenceStore, rubric: Rubric, meta: dict, *, agent: str
         network=network_use(packets, offline, containment))
     read = _store_reader(store)
     failure = acquisition_failure(report, read)
-    return report.model_copy(update={
+    report = report.model_copy(update={
         "confidence": assess(report, store.root, read).value, "route": route_of(packets, read),
         "not_established": failure_lines(failures, gate_packet, rubric)
         + _not_established(packets, gate_packet, rubric, failure, read),
         "next_badge": blocked_advice(report, rubric) or _next_badge(decision.trace, decision.badges, rubric, failure)})
+    return report.model_copy(update={"summary": summarize(report, rubric, read, failure)})
 
 
 def _store_reader(store: EvidenceStore):

@@ -15,8 +15,10 @@ from markdown_it import MarkdownIt
 from ..models import Report
 from ..rubric import Rubric
 from .extras import ReportExtras
-from .markdown import SEVERITIES
+from .markdown import SEVERITIES, report_title
+from .mdtext import esc
 from .sections import slug
+from .summary import awarded, summary_lines
 
 _CSS = """
 :root{--ok:#1b6e2d;--ok-bg:#e7f5ea;--bad:#a4161a;--bad-bg:#fdeaea;--warn:#8a5300;--warn-bg:#fff3dc;--na:#5f6368}
@@ -37,7 +39,7 @@ li.score-A,li.score-WA{color:var(--ok)}li.score-WR{color:var(--warn)}li.score-R{
 .card{border:1px solid #bbb;border-radius:6px;padding:.8em 1.2em;margin-bottom:1em;background:#fafafa}
 .card .badge{font-size:1.3em;font-weight:600}.card.ok{border-left:6px solid var(--ok)}
 .card.none{border-left:6px solid var(--bad)}.card .warn{color:var(--warn);font-weight:600}
-.card .why{color:var(--bad)}
+.card .why{color:var(--bad)}.card #summary p{margin:.4em 0}.card #summary ul{margin:.3em 0}
 nav#contents{font-size:.92em;margin:0 0 1.5em}nav#contents ol{columns:2;margin:.3em 0}
 .sev{display:inline-block;margin-right:1em}.sev-high{color:var(--bad)}.sev-medium{color:var(--warn)}
 """
@@ -45,6 +47,7 @@ _CSP = "default-src 'none'; style-src 'unsafe-inline'"
 _MARKS = (("✓", "v-ok"), ("✗", "v-bad"), ("⚠", "v-warn"), ("–", "v-na"))
 _HASH = re.compile(r"^[0-9a-f]{12,64}$")
 _SCORE = re.compile(r"^\*\*Score:\*\* (A|WA|WR|R)\b")
+_TITLE_END = re.compile(r"</h1>\n(?:<p><em>.*?</em></p>\n)?")
 
 
 def _mark_class(text: str) -> str | None:
@@ -87,10 +90,7 @@ def _md() -> MarkdownIt:
     return md
 
 
-def _card(report: Report, rubric: Rubric, extras: ReportExtras) -> str:
-    titles = {b.id: b.title for b in rubric.badges}
-    badge = titles.get(report.badge, "No badge")
-    extra = " + Results Reproduced" if report.badges.get("reproduced") else ""
+def _card(report: Report, rubric: Rubric, extras: ReportExtras, summary: str) -> str:
     counts = "".join(
         f'<span class="sev sev-{sev}">{sev}: {sum(f.severity == sev for f in report.flags)}</span>'
         for sev in SEVERITIES)
@@ -101,11 +101,22 @@ def _card(report: Report, rubric: Rubric, extras: ReportExtras) -> str:
         why = (f'<p class="why" id="acquisition-failure">✗ The artifact could not be acquired '
                f"({html.escape(extras.acquisition.cause)}): {html.escape(extras.acquisition.reason)}</p>")
     tone = "none" if report.badge == "none" else "ok"
-    return (f'<section id="badge" class="card {tone}">\n<div class="badge">{html.escape(badge + extra)}</div>\n'
-            f"{warn}{why}<p>Confidence: <strong>{report.confidence:.2f}</strong> · "
+    summary = f'<div id="summary">\n{summary}</div>\n' if summary else ""
+    badge = html.escape(awarded(report, rubric))
+    return (f'<section id="badge" class="card {tone}">\n<div class="badge">{badge}</div>\n'
+            f"{warn}{why}{summary}<p>Confidence: <strong>{report.confidence:.2f}</strong> · "
             f"Evidence level: <strong>{html.escape(report.evidence_level.value)}</strong> · "
             f"Status: <strong>{html.escape(report.status)}</strong></p>\n"
             f'<p id="flag-counts">Flags — {counts}</p>\n</section>')
+
+
+def _without_badge(block: str, report: Report, rubric: Rubric) -> str:
+    """The summary for the card, whose headline already names the badge: the verdict sentence without it."""
+    lead = f"**{esc(awarded(report, rubric))}: "
+    if not block.startswith(lead):
+        return block
+    rest = block[len(lead):]
+    return f"**{rest[:1].upper()}{rest[1:]}"
 
 
 def _contents(markdown_text: str) -> tuple[str, str]:
@@ -120,12 +131,18 @@ def _contents(markdown_text: str) -> tuple[str, str]:
 
 def render_html(report: Report, rubric: Rubric, markdown_text: str, extras: ReportExtras | None = None) -> str:
     text, nav = _contents(markdown_text)
+    block = "\n".join(summary_lines(report))
+    if block and block in text:  # the summary opens the page in the card, not twice
+        text = text.replace(block, "", 1)
     body = _md().render(text)
     at = body.find("<h2")  # the contents go after the title and the run's facts, before the first section
     body = body[:at] + nav + body[at:] if at >= 0 else nav + body
-    title = html.escape(f"ArtifactCopilot review — {report.paper}")
+    card = _card(report, rubric, extras or ReportExtras(), _md().render(_without_badge(block, report, rubric)))
+    head = _TITLE_END.search(body)  # the card right under the title (and the note on how it was read)
+    body = body[:head.end()] + card + "\n" + body[head.end():] if head else card + "\n" + body
+    title = html.escape(f"{report_title(report)} — ArtifactCopilot review")
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-            f"{_card(report, rubric, extras or ReportExtras())}\n<main>\n{body}</main>\n</body>\n</html>\n")
+            f"<main>\n{body}</main>\n</body>\n</html>\n")

@@ -6,6 +6,8 @@ Evidence is cited as relative links into the run directory, where report.md is w
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..models import Report, TraceStep
 from ..rubric import Rubric
 from .extras import ReportExtras
@@ -20,6 +22,7 @@ from .sections import (
     failed_run_block,
     results_section,
 )
+from .summary import summary_lines
 
 SEVERITIES = ("high", "medium", "low", "info")
 _STATUS = {"satisfied": "✓ satisfied", "violated": "✗ violated", "not_applicable": "– n.a."}
@@ -32,12 +35,20 @@ def _tracetable(steps: list[TraceStep], links: Links, with_rule: bool = False) -
     return table(head, rows)
 
 
+def report_title(r: Report) -> str:
+    """The paper's title (its file name when none was read, or for a report written before titles were)."""
+    return r.title or Path(r.paper).name
+
+
 def _header(r: Report, extras: ReportExtras, links: Links) -> list[str]:
-    out = [f"# ArtifactCopilot review — {esc(r.paper)}", ""] + acquisition_block(extras.acquisition, links)
+    out = [f"# {esc(report_title(r))}", ""] + ([f"*{esc(r.title_note)}*", ""] if r.title_note else [])
+    out += acquisition_block(extras.acquisition, links)
     if r.status == "incomplete":
         out += [("> **⚠ Incomplete review.** Not every phase finished; badges, scores and confidence "
                 "reflect only what was established before the review stopped."), ""]
-    fields = [("Paper", r.paper), ("Artifact", r.artifact), ("Run id", r.run_id), ("Agent", r.agent),
+    out += summary_lines(r)
+    fields = [("Review", "ArtifactCopilot"), ("Paper", r.paper), ("Artifact", r.artifact), ("Run id", r.run_id),
+              ("Agent", r.agent),
               ("Sandbox", r.sandbox), ("Status", r.status.upper() if r.status == "incomplete" else r.status),
               ("Date", r.created_at), ("Tool version", r.tool_version)]
     return out + [f"- **{k}:** {esc(v)}" for k, v in fields] + [""]

@@ -350,13 +350,15 @@ class FakeOpenAI:
     maximum context length is N tokens ..."); `report_window` also publishes it on /props as llama.cpp does, and
     `tokenizer` serves /extras/tokenize/count as llama-cpp-python does ("llama.cpp": /tokenize as llama.cpp's
     server does). `count` is the server's tokenizer (four bytes a token unless given); `delay` seconds pass before
-    each chat answer, as on a slow model."""
+    each chat answer, as on a slow model, and `models_delay` seconds before each answer to /v1/models, as on a busy
+    server."""
 
     def __init__(self, policy: Callable[[list[BaseMessage]], AIMessage], errors: list[int] | None = None,
                  window: int | None = None, report_window: bool = False, tokenizer: bool | str = False,
-                 fail: dict[str, int] | None = None, count: Callable[[str], int] = four_bytes, delay: float = 0.0):
+                 fail: dict[str, int] | None = None, count: Callable[[str], int] = four_bytes, delay: float = 0.0,
+                 models_delay: float = 0.0):
         self.policy, self.errors, self.requests = policy, list(errors or []), []
-        self.count, self.delay = count, delay
+        self.count, self.delay, self.models_delay = count, delay, models_delay
         self.prompts: list[int] = []
         """Prompt tokens (the server's count) of each chat request answered."""
         self.stopping = threading.Event()
@@ -386,6 +388,7 @@ class FakeOpenAI:
                     if outer.report_window and outer.window:
                         return self._send(200, {"default_generation_settings": {"n_ctx": outer.window}})
                     return self._send(404, {"error": "not found"})
+                outer.stopping.wait(outer.models_delay)
                 self._send(200, {"object": "list", "data": [{"id": "gpt-4o-mini", "object": "model"}]})
 
             def do_POST(self):

@@ -24,7 +24,7 @@ def review_with(tmp_path, monkeypatch):
     """Run `copilot review --agent llm` in-process with the scripted model behind the agent."""
     import artifactcopilot.llm.endpoint as llm
 
-    monkeypatch.setattr(llm, "check_endpoint", lambda settings: None)
+    monkeypatch.setattr(llm, "check_endpoint", lambda settings, on_wait=None: llm.EndpointCheck(seconds=0.0))
     monkeypatch.setenv("COPILOT_LLM_PRICES", str(ROOT / "prompts" / "prices.yaml"))
 
     def run(policy, *args, artifact=ARTIFACT, paper=PAPER, name="run"):

@@ -255,7 +255,7 @@ def test_dimensions_show_rubric_text_and_gaps(run):
 
 def test_html_is_standalone(run):
     _, _, _, page, raw = run
-    assert "<title>ArtifactCopilot review — FastGraph (EuroSys &#x27;25)</title>" in raw
+    assert "<title>FastGraph (EuroSys &#x27;25) — ArtifactCopilot review</title>" in raw
     assert not {"link", "script", "img", "iframe"} & set(page.tags)
     assert not re.search(r"(src|href)=\"(https?:)?//", raw)
     assert {"d3-workflow-executability", "high-severity", "info-severity"} <= set(page.by_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...llm import endpoint
 from ...llm.calls import ModelCaller
 from ...llm.context import ContextBudget
@@ -12,13 +14,17 @@ from .agent import LLMReviewAgent
 from .fallback import FallbackAgent
 
 
-def build_llm_agent(req) -> tuple[LLMReviewAgent | FallbackAgent, list[Flag]]:
+def build_llm_agent(req, on_wait: Callable[[str], None] | None = None) -> tuple[LLMReviewAgent | FallbackAgent,
+                                                                                  list[Flag]]:
     """The agent and the flags the report should carry about it; raises LLMUnavailable when the endpoint
-    cannot be used."""
+    cannot be used. `on_wait` hears when the endpoint is busy and the check waits for it."""
     settings = settings_from_env(req.model, req.max_steps, req.max_cost, req.max_attempts,
                                  getattr(req, "context_tokens", None))
-    endpoint.check_endpoint(settings)
-    budget = ContextBudget.from_settings(settings, probe=True)
+    check = endpoint.check_endpoint(settings, on_wait=on_wait)
+    # a busy server answers its window and tokenizer probes as slowly as it answered the check: give them as long
+    patient = max(settings.probe_timeout_s, min(settings.probe_wait_s, 2 * check.seconds))
+    probing = settings.model_copy(update={"probe_timeout_s": patient}) if check.busy else settings
+    budget = ContextBudget.from_settings(probing, probe=True)
     agent = LLMReviewAgent(endpoint.make_chat_model(settings), settings, ModelCaller(settings, budget=budget))
     flags = [
         Flag(
@@ -28,6 +34,12 @@ def build_llm_agent(req) -> tuple[LLMReviewAgent | FallbackAgent, list[Flag]]:
             "(an audit trace, not evidence)",
         )
     ]
+    if check.busy:
+        flags.append(Flag(severity="info", code="llm-endpoint-busy",
+                          message=f"the LLM endpoint was busy, not down: it accepted the connection and answered the "
+                                  f"reachability check after {check.seconds:.0f} s (the review waits up to "
+                                  f"{settings.probe_wait_s:g} s, COPILOT_LLM_PROBE_WAIT_S); its window and tokenizer "
+                                  f"probes were given {patient:.0f} s"))
     window = f"{budget.window} tokens from {budget.source}" if budget.window else \
         "unknown (set COPILOT_LLM_CONTEXT_TOKENS or --context-tokens; fitted once the server names it)"
     flags.append(Flag(severity="info", code="llm-context-window",
