@@ -4,8 +4,11 @@ The rubric asks for a *mapping* at WA ("maps to at least one method, claim, resu
 experiment") and for equal numbers only at A and for Results Reproduced. An output maps to a paper table when a
 table in it shares at least two labels with that table — at least one row label and one column label, so that
 some of its numbers stand where the paper's do (labels compared as `labels.py` says: case, arrows, plurals,
-abbreviations) — and carries numbers. An output of one row (`precision: 0.31`, `recall: 0.42`) whose labels name
-two or more of the table's columns is held against the paper row it is closest to.
+abbreviations) — carries numbers, and holds the same quantity: shared labels are not the same quantity, so the
+kind the caption and headers state (seconds, counts, rates, p-values) and the scale of the values must agree first
+(`quantity.py`); a pairing that fails this is recorded as `not comparable`, never compared cell by cell. An output
+of one row (`precision: 0.31`, `recall: 0.42`) whose labels name two or more of the table's columns is held against
+the paper row it is closest to.
 
 Values are then compared cell by cell on one scale for the whole table (as printed, or fractions against the
 paper's percentages), each cell `equal` at printed precision, `close` within the tolerance, or `far`:
@@ -14,8 +17,9 @@ of the paper's value. The orderings the table shows (pairs of cells in a row or 
 differ) are checked too. The verdict:
 - `equal`: every aligned cell equal at printed precision;
 - `close`: at least half the cells equal or close, and the orderings hold (or there are none to check);
-- `contradicts`: more than half the cells far off, and the orderings broken (or none to check);
-- `differs`: anything between, stated cell by cell.
+- `contradicts`: more than half the cells far off, whatever the ordering — except for run times alone, which
+  depend on the machine and contradict only with the orderings broken too;
+- `differs`: anything between (close values with a broken ordering among them), stated cell by cell.
 A contradiction is not drawn from a run the review or the documentation reduced (`reduced`): its values are
 expected to differ, and the verdict says so.
 """
@@ -29,13 +33,17 @@ from ..tables.compare import json_table
 from ..tables.numbers import parse_number
 from ..tables.text import parse_tables
 from .labels import align_labels, words
+from .quantity import SCALE_FACTOR, incomparable, machine_dependent, output_kinds, paper_kinds
 
 TOLERANCE_POINTS = 5.0
 TOLERANCE_RELATIVE = 0.10
 ORDERING_HOLDS = 0.75
-TOLERANCE_TEXT = (f"within {TOLERANCE_POINTS:g} percentage points for rates, {TOLERANCE_RELATIVE:.0%} of the paper's "
-                  "value otherwise; orderings hold when at least "
-                  f"{ORDERING_HOLDS:.0%} of the paper's ordered pairs keep their order")
+TOLERANCE_TEXT = (f"compared only when the quantity agrees (the kind the caption and headers state, and typical values "
+                  f"within {SCALE_FACTOR:g}x of the paper's); close within {TOLERANCE_POINTS:g} percentage points for "
+                  f"rates, {TOLERANCE_RELATIVE:.0%} of the paper's value otherwise; orderings hold when at least "
+                  f"{ORDERING_HOLDS:.0%} of the paper's ordered pairs keep their order; contradicts when more than "
+                  "half the cells are far off in a run that was not reduced (run times alone: with the orderings "
+                  "broken too)")
 
 
 @dataclass
@@ -50,6 +58,23 @@ class Cell:
     """The difference on the comparison scale: points for rates, a fraction of the paper's value otherwise."""
     unit: str
     """points | relative"""
+    scaled: float | None = None
+    """The produced value on the comparison scale (x100 for fractions against the paper's percentages)."""
+    signed: float = 0.0
+    """The produced value minus the paper's, on the comparison scale (points, or a fraction of the paper's value)."""
+
+    def on_scale(self, percent: bool) -> str:
+        """The produced value as it is compared: `84.1%` for a fraction against the paper's percentage."""
+        if self.scaled is None or not percent or "%" in self.produced:
+            return self.produced
+        return f"{self.scaled:.{max(1, _decimals(self.paper))}f}%"
+
+    def difference(self) -> str:
+        """The signed difference in the comparison's unit: `−3.2 points`, `+12%`."""
+        if self.kind == "equal":
+            return "equal at printed precision"
+        sign = "−" if self.signed < 0 else "+"
+        return f"{sign}{abs(self.signed):.1f} points" if self.unit == "points" else f"{sign}{abs(self.signed):.0%}"
 
     def describe(self) -> str:
         where = f"{self.row} / {self.column}"
@@ -76,6 +101,14 @@ class StructureMap:
     reduced: bool = False
     closest_row: str | None = None
     """For a one-row output: the paper row it was held against."""
+    comparable: str = ""
+    """Why the output does not hold the paper table's quantity ('' when it does): then no cell is judged."""
+    output: int = 0
+    """Which table of the source text (in reading order) this is."""
+    kinds: list[str] = field(default_factory=list)
+    """The quantity kinds the paper table states (time, count, rate, p-value, error, memory)."""
+    percent: bool = False
+    """The comparison is on the paper's percentage scale."""
 
     @property
     def labels(self) -> int:
@@ -88,7 +121,14 @@ class StructureMap:
     def counts(self) -> dict[str, int]:
         return {k: sum(c.kind == k for c in self.cells) for k in ("equal", "close", "far")}
 
+    def _unlike(self) -> str:
+        labels = ", ".join((self.rows + self.columns)[:4]) + (" …" if self.labels > 4 else "")
+        return (f"{self.source} shares labels with {self.table} ({labels}) but not its quantity: {self.comparable}; "
+                "not compared")
+
     def describe(self, limit: int = 6) -> str:
+        if self.comparable:
+            return self._unlike()
         n = self.counts()
         order = ("" if self.ordering_holds is None else
                  f"; the paper's ordering {'holds' if self.ordering_holds else 'does not hold'} "
@@ -105,6 +145,8 @@ class StructureMap:
 
     def short(self) -> str:
         """The same in a checklist note's room: counts, ordering, and the largest difference."""
+        if self.comparable:
+            return self._unlike()
         n = self.counts()
         source = self.source if len(self.source) <= 60 else self.source[:57] + "…`"
         labels = ", ".join((self.rows + self.columns)[:4]) + (" …" if self.labels > 4 else "")
@@ -122,9 +164,9 @@ class StructureMap:
         return text + (f"; largest: {worst.describe()}" if worst else "")
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "labels": self.labels, "short": self.short(), "ordering_holds": self.ordering_holds,
-                "counts": self.counts(),
-                "description": self.describe()}
+        cells = [{**asdict(c), "on_scale": c.on_scale(self.percent), "difference": c.difference()} for c in self.cells]
+        return {**asdict(self), "cells": cells, "labels": self.labels, "short": self.short(),
+                "ordering_holds": self.ordering_holds, "counts": self.counts(), "description": self.describe()}
 
 
 def produced_tables(text: str) -> list[Table]:
@@ -199,20 +241,27 @@ def _scale(paper: Table, pairs: Pairs) -> tuple[float, str]:
     return 1.0, "as printed"
 
 
-def _cell(paper_text: str, produced_text: str, factor: float, percent_table: bool) -> tuple[str, float, str]:
+def _cell(paper_text: str, produced_text: str, factor: float, percent_table: bool) -> tuple[str, float, str, float]:
+    """(kind, gap, unit, signed difference) of one cell on the comparison scale."""
     e, p = parse_number(paper_text), parse_number(produced_text)
     assert e is not None and p is not None
     value = p.value * factor
     if round(value, e.decimals) == round(e.value, e.decimals) or abs(value - e.value) < 0.5 * 10 ** -e.decimals:
-        return "equal", 0.0, "points"
+        return "equal", 0.0, "points", 0.0
     if e.percent or percent_table or factor == 100.0:  # the paper's value is a percentage
-        gap, unit = abs(value - e.value), "points"
+        signed, unit = value - e.value, "points"
     elif abs(e.value) <= 1.0 and abs(value) <= 1.0:  # fractions on both sides
-        gap, unit = 100 * abs(value - e.value), "points"
+        signed, unit = 100 * (value - e.value), "points"
     else:
-        gap, unit = abs(value - e.value) / max(abs(e.value), 1e-9), "relative"
+        signed, unit = (value - e.value) / max(abs(e.value), 1e-9), "relative"
+    gap = abs(signed)
     close = gap <= (TOLERANCE_POINTS if unit == "points" else TOLERANCE_RELATIVE)
-    return ("close" if close else "far"), gap, unit
+    return ("close" if close else "far"), gap, unit, signed
+
+
+def _decimals(text: str) -> int:
+    found = parse_number(text)
+    return found.decimals if found is not None else 2
 
 
 def _orderings(values: dict[tuple[int, int], tuple[float, float]]) -> tuple[int, int]:
@@ -232,13 +281,15 @@ def _orderings(values: dict[tuple[int, int], tuple[float, float]]) -> tuple[int,
 
 
 def _verdict(m: StructureMap) -> str:
+    if m.comparable:
+        return "not comparable"
     n, total = m.counts(), len(m.cells)
     if n["equal"] == total:
         return "equal"
     holds = m.ordering_holds
     if (n["equal"] + n["close"]) * 2 >= total and holds is not False:
         return "close"
-    if n["far"] * 2 > total and holds is not True:
+    if n["far"] * 2 > total and (holds is not True or not machine_dependent(set(m.kinds))):
         return "differs" if m.reduced else "contradicts"
     return "differs"
 
@@ -272,16 +323,25 @@ def _measure(paper: Table, produced: Table, rows: dict[int, int], cols: dict[int
         return None
     factor, scale = _scale(paper, pairs)
     percent = _percent_table(paper)
+    stated = paper_kinds(paper.caption, paper.header)
     m = StructureMap(table=paper.label or "table", source=source, scale=scale, reduced=reduced,
                      rows=[_named(paper.rows[r][0], produced.rows[j][0]) for r, j in rows.items()],
                      columns=[_named(paper.header[c], produced.header[j]) for c, j in cols.items()
-                              if c < len(paper.header) and j < len(produced.header)])
+                              if c < len(paper.header) and j < len(produced.header)],
+                     kinds=sorted(stated), percent=percent or factor == 100.0)
+    numbers = [(e, p) for _, _, want, got in pairs if (e := parse_number(want)) and (p := parse_number(got))]
+    m.comparable = incomparable(stated, output_kinds(produced.header, produced.caption, source),
+                                [e.value for e, _ in numbers], [p.value * factor for _, p in numbers])
+    if m.comparable:
+        m.verdict = _verdict(m)
+        return m
     values: dict[tuple[int, int], tuple[float, float]] = {}
     for r, c, want, got in pairs:
-        kind, gap, unit = _cell(want, got, factor, percent)
+        kind, gap, unit, signed = _cell(want, got, factor, percent)
         head = paper.header[c] if c < len(paper.header) else ""
-        m.cells.append(Cell(paper.rows[r][0], head, want, got, kind, round(gap, 4), unit))
         e, p = parse_number(want), parse_number(got)
+        scaled = p.value * factor if p is not None else None
+        m.cells.append(Cell(paper.rows[r][0], head, want, got, kind, round(gap, 4), unit, scaled, round(signed, 4)))
         if e is not None and p is not None:
             values[(r, c)] = (e.value, p.value * factor)
     m.ordered_pairs, m.concordant = _orderings(values)
@@ -293,19 +353,35 @@ def _named(paper_label: str, produced_label: str) -> str:
     return paper_label if words(paper_label) == words(produced_label) else f"{paper_label}={produced_label}"
 
 
-def map_structure(paper: Table, text: str, source: str, reduced: bool = False) -> StructureMap | None:
-    """The output table in `text` that maps best to `paper` (most labels, then most cells equal or close), or None
-    when none shares two labels with it and a number where the paper has one."""
+def agreement(m: StructureMap) -> tuple:
+    """How well a pairing agrees: comparable first, then the verdict most in agreement, the most labels shared, the
+    most cells equal or close."""
+    n = m.counts()
+    rank = {"equal": 4, "close": 3, "differs": 2, "contradicts": 1, "not comparable": 0}[m.verdict]
+    return (not m.comparable, rank, m.labels, n["equal"] + n["close"], -len(m.cells))
+
+
+def map_each(paper: Table, text: str, source: str, reduced: bool = False) -> list[StructureMap]:
+    """For each table in `text` that shares two labels with `paper` and a number where the paper has one, its
+    pairing with `paper` (the orientation that shares more labels), numbered by `output`."""
     if not paper.numeric_cells():
-        return None
-    best: StructureMap | None = None
-    for produced in produced_tables(text):
+        return []
+    out = []
+    for index, produced in enumerate(produced_tables(text)):
+        best: StructureMap | None = None
         for oriented in (produced, _transpose(produced)):
             found = _one(paper, oriented, source, reduced)
             if found is None or found.labels < 2:
                 continue
-            n = found.counts()
-            key = (found.labels, n["equal"] + n["close"], -len(found.cells))
-            if best is None or key > (best.labels, best.counts()["equal"] + best.counts()["close"], -len(best.cells)):
+            if best is None or (found.labels, agreement(found)) > (best.labels, agreement(best)):
                 best = found
-    return best
+        if best is not None:
+            best.output = index
+            out.append(best)
+    return out
+
+
+def map_structure(paper: Table, text: str, source: str, reduced: bool = False) -> StructureMap | None:
+    """The output table in `text` that maps best to `paper` (comparable, then most in agreement, then most
+    labels), or None when none shares two labels with it and a number where the paper has one."""
+    return max(map_each(paper, text, source, reduced), key=agreement, default=None)

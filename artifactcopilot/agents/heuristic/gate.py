@@ -66,8 +66,17 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     note = (f"shares {relation['shared_count']} distinctive terms with the paper "
             f"({', '.join(relation['shared_terms'][:8])})"
             if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
-    note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
-    checklist.append(item("GC3", gc3, [rel_ev.id], note))
+    unreachable = [r for r in acq.linked if not r.get("ok")]
+    if has_material:
+        note += f"; {len(material)} files beyond the paper text"
+    elif unreachable:  # the documentation says the material lives elsewhere, and it could not be had
+        why = list(dict.fromkeys(str(r.get("error") or "not fetched")[:80] for r in unreachable))
+        note = ("not established: the material is in linked repositories that could not be fetched ("
+                + ", ".join(str(r.get("url")) for r in unreachable[:3]) + f": {'; '.join(why[:2])}); the artifact "
+                f"itself holds documentation only ({note})")
+    else:
+        note += "; nothing beyond a copy of the paper"
+    checklist.append(item("GC3", gc3, [rel_ev.id, acq_ev.id] if unreachable else [rel_ev.id], note))
     facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped, "location": location,
              "linked": acq.linked}
     return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id, flags)

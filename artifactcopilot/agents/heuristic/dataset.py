@@ -1,0 +1,100 @@
+"""A data artifact's workflow (claims/datasets.py): D2 loads its tables, D3 checks the documented schema and
+recomputes what the paper states from the rows, D4 credits (or holds against the paper) what was recomputed.
+
+An artifact is a data artifact here when its documentation gives no command, notebook or test to run and it ships
+CSV/TSV files. The loading program runs in the sandbox like any command (tools/running.py), standard library only;
+the review's analysis is its own step (an `evaluate` action, I0), never the artifact's documented command.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+
+from ...claims.dataload import LOADER
+from ...claims.datasets import (
+    DATA_TOLERANCE_TEXT,
+    DataCheck,
+    check_schema,
+    data_files,
+    documented_columns,
+    recompute,
+    statements,
+)
+from ...interventions import Action
+from ...models import EvidenceLevel, PhasePacket
+from ...tools import PhaseTools
+from .fixes import valid_output
+
+PURPOSE = ("the artifact is a documented data set: load its tables with a standard CSV reader, check the documented "
+           "schema and recompute what the paper states from the rows (ArtifactGuide RW2: an analysis)")
+
+
+def data_artifact_files(tools: PhaseTools, steps: list) -> list[str]:
+    """The data files to load when the artifact documents no command to run and ships tables; else []."""
+    runnable = [s for s in steps if getattr(s, "kind", None) in ("workflow", "plot", "test")
+                or isinstance(s, dict) and s.get("kind") in ("workflow", "plot", "test")]
+    return [] if runnable else data_files(tools.list_files())
+
+
+def _script(files: list[str]) -> str:
+    return f"python3 - {' '.join(shlex.quote(f) for f in files)} <<'PY'\n{LOADER}PY"
+
+
+def _loaded(stdout: str) -> list[dict]:
+    try:
+        found = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else []
+    except (ValueError, IndexError):
+        return []
+    return [f for f in found if isinstance(f, dict)] if isinstance(found, list) else []
+
+
+def _documented(tools: PhaseTools, docs: list[str]) -> set[str]:
+    return documented_columns([tools.read_file(d, 500_000) or "" for d in docs if not str(d).startswith("paper:")])
+
+
+def load_probe(tools: PhaseTools, files: list[str], docs: list[str]) -> tuple[DataCheck, str]:
+    """D2: do the data files load, and does the documentation describe their columns (E1)."""
+    res = tools.probe(_script(files), "do the data set's tables load with a standard CSV reader")
+    check = check_schema(_loaded(res.record.stdout), _documented(tools, docs))
+    if not check.files:
+        check.problems.append(f"the loading program gave no result ({res.evidence.id})")
+    return check, res.evidence.id
+
+
+def data_workflow(tools: PhaseTools, d1: PhasePacket, timeout: float) -> tuple[dict, list[str], EvidenceLevel] | None:
+    """D3: the review's analysis of a data artifact. (the run fact for D4, or None when nothing ran; the evidence
+    ids; the evidence level: E2 when a statement of the paper was recomputed from the rows, else E1)."""
+    files = data_artifact_files(tools, d1.facts.get("steps") or [])
+    if not files:
+        return None
+    script = _script(files)
+    res = tools.run_workflow(script, Action("evaluate", f"load and analyse {', '.join(files[:4])}"), PURPOSE,
+                             timeout=timeout)
+    check = check_schema(_loaded(res.record.stdout), _documented(tools, d1.facts.get("docs") or []))
+    paper = tools.ctx.paper
+    if check.files:
+        recompute(check, statements(paper.text, paper.tables))
+    level = EvidenceLevel.E2 if valid_output(res) and check.loaded and check.checks else EvidenceLevel.E1
+    record = {"files": files, "purpose": PURPOSE, **check.to_dict()}
+    ev = tools.record_evidence("analysis", "dataset-check", record,
+                               f"{len(check.files)} data files loaded; {len(check.held)} paper statements hold, "
+                               f"{len(check.broken)} do not", level)
+    run = {"script": script, "cmd": f"load and analyse {', '.join(files[:3])}", "cwd": ".", "env": {},
+           "kind": "analysis", "section": "data description", "mentions": [], "quick": False, "reduced": None,
+           "step_order": 0, "source": (d1.facts.get("docs") or ["the documentation"])[0], "documented": False,
+           "notebook": None, "executed": None, "evidence": res.evidence.id, "files_created": [],
+           "files_modified": [], "figures_shown": [], "figure_evidence": [], "duration_s": res.record.duration_s,
+           "dataset": record, "dataset_evidence": ev.id}
+    return run, [res.evidence.id, ev.id], level
+
+
+def dataset_notes(record: dict) -> tuple[str, str]:
+    """(what was recomputed, what does not hold) in a checklist note's words."""
+    held = [c for c in record.get("checks") or [] if c["verdict"] == "holds"]
+    broken = [c for c in record.get("checks") or [] if c["verdict"] != "holds"]
+    said = "; ".join(f"paper {c['statement']} ({c['where'][:60]}) = {c['recomputed']}" for c in held[:3])
+    off = "; ".join(f"paper {c['statement']} ({c['where'][:60]}) but {c['recomputed']}" for c in broken[:3])
+    return said, off
+
+
+__all__ = ["DATA_TOLERANCE_TEXT", "data_artifact_files", "data_workflow", "dataset_notes", "load_probe"]
