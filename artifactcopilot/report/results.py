@@ -101,7 +101,7 @@ def reproduced_tables(report: Report, read: Reader) -> list[TableResult]:
             table = _table(entry, ev_id)
             if table and (table.label not in best or table.matched > best[table.label].matched):
                 best[table.label] = table
-        mapping = data.get("mapping") if isinstance(data.get("mapping"), dict) else {}
+        mapping = found if isinstance(found := data.get("mapping"), dict) else {}
         for entry in mapping.get("structure") or []:
             table = _paired(entry, ev_id)
             held = best.get(table.label) if table else None
@@ -120,7 +120,7 @@ def _paired(entry: object, ev_id: str) -> TableResult | None:
              for c in entry["cells"] if isinstance(c, dict)]
     if not cells:
         return None
-    counts = entry.get("counts") if isinstance(entry.get("counts"), dict) else {}
+    counts = found if isinstance(found := entry.get("counts"), dict) else {}
     order = entry.get("ordering_holds")
     note = "" if order is None else (f"the paper's ordering {'holds' if order else 'does not hold'} "
                                      f"({entry.get('concordant')} of {entry.get('ordered_pairs')} ordered pairs)")

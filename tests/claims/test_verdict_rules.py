@@ -131,8 +131,8 @@ def test_claim_experiment_command_ties():
     assert found["Claim 1"].refs == ["Section 5", "Table 3"] and found["Experiment 1"].names == {"Claim 1"}
     assert keys_in("supports claims C1 and C3") == {"Claim 1", "Claim 3"}
     line = APPENDIX.splitlines().index("python3 compare.py") + 1
-    step = Step(cmd="python3 compare.py", inner="python3 compare.py", runner=None, kind="workflow", source=f"A.md:{line}",
-                section="Experiment 1: Error comparison")
+    step = Step(cmd="python3 compare.py", inner="python3 compare.py", runner=None, kind="workflow",
+                source=f"A.md:{line}", section="Experiment 1: Error comparison")
     timing = Step(cmd="python3 timing.py", inner="python3 timing.py", runner=None, kind="workflow",
                   source=f"A.md:{len(APPENDIX.splitlines())}", section="Experiments")
     tie_claims([step, timing], [("A.md", APPENDIX)])
@@ -161,7 +161,8 @@ def test_counts_the_paper_states_recomputed_from_the_rows():
     assert "first at lines 2, 3" in check.checks[1].rows and not check.contradicts
     wrong = recompute(check_schema(_loaded(150), {"id", "label"}), said)
     assert [c.verdict for c in wrong.checks] == ["does not hold", "holds"] and not wrong.contradicts
-    assert recompute(check_schema(_loaded(150), set()), statements(PAPER + " Of them, 203 were benign.", [])).contradicts
+    again = statements(PAPER + " Of them, 203 were benign.", [])
+    assert recompute(check_schema(_loaded(150), set()), again).contradicts
 
 
 def test_schema_and_documented_columns():

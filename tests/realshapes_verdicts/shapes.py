@@ -12,7 +12,8 @@ artifacts), written into a test's tmp_path. Each builder returns (paper path, ar
 - `echo_then_error`: `bash run.sh` echoes what it runs, the Python script it names does not exist, and the shell
   script ends with `echo done` (exit 0); `works=True`: the script exists and prints its results.
 - `appendix_ties`: an artifact appendix lists Main Result 1 (Table 3) -> Experiment 1 -> `python3 compare.py`,
-  whose output shares no labels with Table 3; `copied=True`: the command only prints a checked-in results file.
+  which prints the table's data sets and methods as lines of text (no table to pair by structure); `copied=True`:
+  the command only prints a checked-in results file.
 - `dataset`: a documented data set (semicolon-separated CSV described column by column, no program); the paper
   states the sizes of the two groups of accounts and a survey table's counts; `wrong_counts=True`: the paper's
   counts do not hold in the rows.
@@ -266,7 +267,7 @@ Table 3: Mean squared error of the frequency oracles
 
 COMPARE = '''errors = {"adult": (9.1, 2.7), "census": (10.8, 3.5), "taxi": (8.2, 2.2)}
 for name, (base, mine) in errors.items():
-    print(f"{name}: baseline err {base:.2f}, proposed err {mine:.2f}")
+    print(f"{name}: laplace err {base:.2f}, ours err {mine:.2f}")
 '''
 
 SHOW = '''print(open("results/table3.txt").read())
@@ -306,9 +307,9 @@ This experiment supports Main Result 1. It takes a few seconds:
     files = {"ARTIFACT-APPENDIX.md": appendix, "README.md": "# freq-oracle\n\nSee ARTIFACT-APPENDIX.md.\n"}
     if copied:
         files.update({"show_results.py": SHOW,
-                      "results/table3.txt": "adult: baseline err 9.10, proposed err 2.70\n"
-                                            "census: baseline err 10.80, proposed err 3.50\n"
-                                            "taxi: baseline err 8.20, proposed err 2.20\n"})
+                      "results/table3.txt": "adult: laplace err 9.10, ours err 2.70\n"
+                                            "census: laplace err 10.80, ours err 3.50\n"
+                                            "taxi: laplace err 8.20, ours err 2.20\n"})
     else:
         files["compare.py"] = COMPARE
     return _case(root, TIES_PAPER, files)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...claims.labels import words
 from ...claims.mapping import TOLERANCE_TEXT, StructureMap, agreement, map_each
 from ...claims.paperobjects import paper_objects, tied_objects
+from ...tables import Table
 from ...tools import PhaseTools
 from .claimsources import FIGURE_FILES, run_sources
 
@@ -95,6 +97,7 @@ def named_outputs(tools: PhaseTools, runs: list[dict]) -> list[dict]:
     out, whatever the tie)."""
     paper = tools.ctx.paper
     objects = paper_objects([t.label or "" for t in paper.tables], paper.figures, paper.text)
+    tables = {next(iter(paper_objects([t.label or ""], [], "")), t.label or ""): t for t in tools.paper_tables()}
     out = []
     for run in runs:
         command = run.get("script") or run.get("cmd") or ""
@@ -106,12 +109,13 @@ def named_outputs(tools: PhaseTools, runs: list[dict]) -> list[dict]:
                    if not f.lower().endswith(FIGURE_FILES + (".log",)) and not f.startswith(".copilot/")]
         sources = run_sources(tools, run)
         printed = bool(sources and sources[0][1].strip()) or bool(run.get("executed"))
-        numbers = sum(len(NUMBER.findall(text)) for name, text in sources
-                      if name.startswith("stdout") or name == run.get("executed"))
+        printed_text = "\n".join(text for name, text in sources
+                                 if name.startswith("stdout") or name == run.get("executed"))
+        numbers = len(NUMBER.findall(printed_text))
         questions = [o for o in tied if o.startswith("RQ")]
         if written:
             objs, what = tied, f"wrote {', '.join(written[:3])}"
-        elif documented and numbers >= MIN_NUMBERS:
+        elif documented and numbers >= MIN_NUMBERS and _speaks_of(documented, tables, printed_text):
             objs, what = documented, f"printed {numbers} numbers"
         elif questions and printed:
             objs, what = questions, "gave output"
@@ -124,6 +128,19 @@ def named_outputs(tools: PhaseTools, runs: list[dict]) -> list[dict]:
                     "line": f"`{run.get('cmd')}` ({how}: {', '.join(objs)}) ran validly and {what}"
                             + (" (reduced run)" if reduced else "")})
     return out
+
+
+def _speaks_of(objects: list[str], tables: dict[str, Table], text: str) -> bool:
+    """Whether printed output speaks of the paper tables it is tied to: it names one of a table's row labels and
+    one of its column labels (`adult: laplace err 9.10`), or the tie names no table the paper has (a claim, a
+    research question). Numbers under other labels (`Run Alpha Beta`) are not the tied table's."""
+    tied = [tables[o] for o in objects if o in tables]
+    if not tied:
+        return True
+    said = " " + " ".join(w for token in text.split()[:20000] for w in words(token)) + " "
+    def named(labels: list[str]) -> bool:
+        return any(f" {' '.join(found)} " in said for label in labels if (found := words(label)))
+    return any(named([r[0] for r in t.rows if r]) and named(t.header[1:]) for t in tied)
 
 
 def map_runs(tools: PhaseTools, runs: list[dict]) -> Mapping:

@@ -21,8 +21,9 @@ from ...claims.datasets import (
     statements,
 )
 from ...interventions import Action
-from ...models import EvidenceLevel, PhasePacket
+from ...models import ChecklistItem, EvidenceLevel, PhasePacket
 from ...tools import PhaseTools
+from ..base import item
 from .fixes import valid_output
 
 PURPOSE = ("the artifact is a documented data set: load its tables with a standard CSV reader, check the documented "
@@ -88,6 +89,34 @@ def data_workflow(tools: PhaseTools, d1: PhasePacket, timeout: float) -> tuple[d
     return run, [res.evidence.id, ev.id], level
 
 
+def data_checklist(data: tuple, sel_id: str, rw5: ChecklistItem, facts: dict) -> tuple[list, EvidenceLevel, str]:
+    """D3 of a data artifact: the review's analysis (agents/heuristic/dataset.py) is the representative workflow
+    when it recomputed what the paper states (E2); a load and schema check alone is static material (E1)."""
+    run, evidence, level = data
+    record = run["dataset"]
+    held, off = dataset_notes(record)
+    recomputed = level == EvidenceLevel.E2
+    loaded = not record["problems"] and bool(record["files"])
+    facts.update(runs=[run] if recomputed else [], run=run if recomputed else None, dataset=record)
+    described = record.get("described", 0) > 0
+    checklist = [
+        item("RW1", described, [sel_id, *evidence],
+             f"the documentation describes the data files' columns ({run['source']}): loading them and recomputing "
+             "what the paper states is the data set's workflow" if described
+             else "the documentation does not describe the data files' columns"),
+        item("RW2", recomputed, evidence, "an analysis recomputing the paper's statements from the rows" if recomputed
+             else "a load and schema check only: nothing the paper states could be recomputed from the data"),
+        item("RW3", loaded, evidence, "; ".join(record["schema"][:2]) if loaded else "; ".join(record["problems"][:2])),
+        item("RW4", recomputed, evidence, held or off or "no statement of the paper names a value or column of it"),
+        rw5, item("D3.stable", None, evidence, "a deterministic read of the files: not repeated"),
+    ]
+    summary = (f"A data artifact: {len(record['files'])} tables loaded; "
+               + (f"{record['held']} of the paper's statements recomputed from the rows hold, "
+                  f"{record['not_held']} do not." if recomputed
+                  else "its schema was checked (E1); nothing the paper states could be recomputed."))
+    return checklist, level, summary
+
+
 def dataset_notes(record: dict) -> tuple[str, str]:
     """(what was recomputed, what does not hold) in a checklist note's words."""
     held = [c for c in record.get("checks") or [] if c["verdict"] == "holds"]
@@ -97,4 +126,5 @@ def dataset_notes(record: dict) -> tuple[str, str]:
     return said, off
 
 
-__all__ = ["DATA_TOLERANCE_TEXT", "data_artifact_files", "data_workflow", "dataset_notes", "load_probe"]
+__all__ = ["DATA_TOLERANCE_TEXT", "data_artifact_files", "data_checklist", "data_workflow", "dataset_notes",
+           "load_probe"]

@@ -18,7 +18,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
-from .dataset import data_workflow, dataset_notes
+from .dataset import data_checklist, data_workflow
 from .fetch import fetch_stage
 from .fixes import diagnose, outcome_of, valid_output
 from .runsteps import (
@@ -249,7 +249,8 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
     all_runs = [r.evidence.id for a in attempts for r in a.runs]
     rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
     if not attempts and not runnable and (data := data_workflow(tools, d1, deadline.timeout(600) or 60)):
-        return _data_packet(ctx, tools, data, sel_ev.id, rw5, facts)
+        checklist, level, summary = data_checklist(data, sel_ev.id, rw5, facts)
+        return _packet(ctx, tools, checklist, level, facts, sel_ev.id, summary)
     if not attempts and not runnable:
         checklist = [item("RW1", False, [sel_ev.id], "no documented workflow command"), item("RW2", False, [sel_ev.id]),
                      item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5,
@@ -340,34 +341,6 @@ def _coverage(d1, attempts: list[Attempt], skipped: list[dict], deadline: Deadli
     if d1.facts.get("long_run_warning"):
         text += "; the documentation calls the full run long"
     return {"text": text, "reduced": reduced, "out_of_time": out_of_time}
-
-
-def _data_packet(ctx, tools, data, sel_id: str, rw5, facts: dict) -> PhasePacket:
-    """D3 of a data artifact: the review's analysis (agents/heuristic/dataset.py) is the representative workflow
-    when it recomputed what the paper states (E2); a load and schema check alone is static material (E1)."""
-    run, evidence, level = data
-    record = run["dataset"]
-    held, off = dataset_notes(record)
-    recomputed = level == EvidenceLevel.E2
-    loaded = not record["problems"] and bool(record["files"])
-    facts.update(runs=[run] if recomputed else [], run=run if recomputed else None, dataset=record)
-    described = record.get("described", 0) > 0
-    checklist = [
-        item("RW1", described, [sel_id, *evidence],
-             f"the documentation describes the data files' columns ({run['source']}): loading them and recomputing "
-             "what the paper states is the data set's workflow" if described
-             else "the documentation does not describe the data files' columns"),
-        item("RW2", recomputed, evidence, "an analysis recomputing the paper's statements from the rows" if recomputed
-             else "a load and schema check only: nothing the paper states could be recomputed from the data"),
-        item("RW3", loaded, evidence, "; ".join(record["schema"][:2]) if loaded else "; ".join(record["problems"][:2])),
-        item("RW4", recomputed, evidence, held or off or "no statement of the paper names a value or column of it"),
-        rw5, item("D3.stable", None, evidence, "a deterministic read of the files: not repeated"),
-    ]
-    summary = (f"A data artifact: {len(record['files'])} tables loaded; "
-               + (f"{record['held']} of the paper's statements recomputed from the rows hold, "
-                  f"{record['not_held']} do not." if recomputed
-                  else "its schema was checked (E1); nothing the paper states could be recomputed."))
-    return _packet(ctx, tools, checklist, level, facts, sel_id, summary)
 
 
 def _packet(ctx, tools, checklist, level, facts, sel_id, summary) -> PhasePacket:
