@@ -16,6 +16,7 @@ comparable (the paper may count before exclusions). Nothing recomputable: the ch
 """
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -79,6 +80,12 @@ class DataCheck:
         return bool(self.files) and not self.problems
 
     @property
+    def documented(self) -> bool:
+        """A documented data set: the documentation describes at least half the columns of one of its tables."""
+        return any(2 * f.get("described", 0) >= len(f.get("header") or [1]) > 0 and f.get("rows")
+                   for f in self.files if not f.get("error"))
+
+    @property
     def held(self) -> list[Check]:
         return [c for c in self.checks if c.verdict == "holds"]
 
@@ -94,13 +101,34 @@ class DataCheck:
         return {"files": [{k: v for k, v in f.items() if k != "columns"} for f in self.files], "schema": self.schema,
                 "problems": self.problems, "checks": [asdict(c) for c in self.checks], "tolerance": DATA_TOLERANCE_TEXT,
                 "held": len(self.held), "not_held": len(self.broken), "contradicts": self.contradicts,
-                "described": self.described}
+                "described": self.described, "documented": self.documented}
 
 
 def data_files(files: list[str]) -> list[str]:
     """The artifact's tabular data files (CSV, TSV), outside hidden and review folders."""
     found = [f for f in files if f.lower().endswith(DATA_EXT) and not any(p.startswith(".") for p in f.split("/"))]
     return sorted(found, key=lambda f: (f.count("/"), f))[:MAX_FILES]
+
+
+def header_of(head: str) -> list[str]:
+    """The column names of a table file from its first bytes (delimiter sniffed, as the loading program does)."""
+    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    try:
+        delimiter = csv.Sniffer().sniff(head[:65536], delimiters=",;\t|").delimiter
+    except csv.Error:
+        delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    return [h.strip() for h in next(csv.reader([first], delimiter=delimiter), [])]
+
+
+def described_tables(files: list[str], heads: dict[str, str], documented: set[str]) -> list[str]:
+    """The data files whose columns the documentation describes, at least half of them: a documented data set."""
+    names = {d.strip().casefold() for d in documented}
+    out = []
+    for f in files:
+        header = [h for h in header_of(heads.get(f) or "") if h]
+        if header and 2 * sum(h.casefold() in names for h in header) >= len(header):
+            out.append(f)
+    return out
 
 
 def documented_columns(texts: list[str]) -> set[str]:
@@ -135,6 +163,7 @@ def check_schema(found: list[dict], documented: set[str]) -> DataCheck:
             out.problems.append(f"{f['file']}: {f['ragged']} of {f['rows']} rows have another width than the header")
         described = [h for h in header if h.strip().casefold() in names]
         out.described += len(described)
+        f["described"] = len(described)
         delimiter = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}.get(f.get("delimiter", ""), "?")
         out.schema.append(f"{f['file']}: {f['rows']} rows × {len(header)} columns ({delimiter}-separated); "
                           f"{len(described)} of {len(header)} columns described in the documentation")

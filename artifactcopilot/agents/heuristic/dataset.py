@@ -2,8 +2,9 @@
 recomputes what the paper states from the rows, D4 credits (or holds against the paper) what was recomputed.
 
 An artifact is a data artifact here when its documentation gives no command, notebook or test to run and it ships
-CSV/TSV files. The loading program runs in the sandbox like any command (tools/running.py), standard library only;
-the review's analysis is its own step (an `evaluate` action, I0), never the artifact's documented command.
+CSV/TSV files whose columns the documentation describes (at least half of one file's). The loading program runs in
+the sandbox like any command (tools/running.py), standard library only; the review's analysis is its own step (an
+`evaluate` action, I0), never the artifact's documented command.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ...claims.datasets import (
     DataCheck,
     check_schema,
     data_files,
+    described_tables,
     documented_columns,
     recompute,
     statements,
@@ -30,11 +32,16 @@ PURPOSE = ("the artifact is a documented data set: load its tables with a standa
            "schema and recompute what the paper states from the rows (ArtifactGuide RW2: an analysis)")
 
 
-def data_artifact_files(tools: PhaseTools, steps: list) -> list[str]:
-    """The data files to load when the artifact documents no command to run and ships tables; else []."""
+def data_artifact_files(tools: PhaseTools, steps: list, docs: list[str]) -> list[str]:
+    """The data files to load when the artifact documents no command, notebook or test to run and ships tables its
+    documentation describes column by column (claims/datasets.py); else []."""
     runnable = [s for s in steps if getattr(s, "kind", None) in ("workflow", "plot", "test")
                 or isinstance(s, dict) and s.get("kind") in ("workflow", "plot", "test")]
-    return [] if runnable else data_files(tools.list_files())
+    files = [] if runnable else data_files(tools.list_files())
+    if not files:
+        return []
+    described = described_tables(files, {f: tools.read_file(f, 65536) or "" for f in files}, _documented(tools, docs))
+    return files if described else []
 
 
 def _script(files: list[str]) -> str:
@@ -63,18 +70,20 @@ def load_probe(tools: PhaseTools, files: list[str], docs: list[str]) -> tuple[Da
 
 
 def data_workflow(tools: PhaseTools, d1: PhasePacket, timeout: float) -> tuple[dict, list[str], EvidenceLevel] | None:
-    """D3: the review's analysis of a data artifact. (the run fact for D4, or None when nothing ran; the evidence
-    ids; the evidence level: E2 when a statement of the paper was recomputed from the rows, else E1)."""
-    files = data_artifact_files(tools, d1.facts.get("steps") or [])
+    """D3: the review's analysis of a data artifact: (the run fact for D4; the evidence ids; the evidence level: E2
+    when a statement of the paper was recomputed from the rows, else E1), or None when the artifact is no data set
+    its documentation describes."""
+    files = data_artifact_files(tools, d1.facts.get("steps") or [], d1.facts.get("docs") or [])
     if not files:
         return None
     script = _script(files)
     res = tools.run_workflow(script, Action("evaluate", f"load and analyse {', '.join(files[:4])}"), PURPOSE,
                              timeout=timeout)
     check = check_schema(_loaded(res.record.stdout), _documented(tools, d1.facts.get("docs") or []))
+    if not check.documented:  # only a data set its documentation describes is read as one
+        return None
     paper = tools.ctx.paper
-    if check.files:
-        recompute(check, statements(paper.text, paper.tables))
+    recompute(check, statements(paper.text, paper.tables))
     level = EvidenceLevel.E2 if valid_output(res) and check.loaded and check.checks else EvidenceLevel.E1
     record = {"files": files, "purpose": PURPOSE, **check.to_dict()}
     ev = tools.record_evidence("analysis", "dataset-check", record,
@@ -98,12 +107,10 @@ def data_checklist(data: tuple, sel_id: str, rw5: ChecklistItem, facts: dict) ->
     recomputed = level == EvidenceLevel.E2
     loaded = not record["problems"] and bool(record["files"])
     facts.update(runs=[run] if recomputed else [], run=run if recomputed else None, dataset=record)
-    described = record.get("described", 0) > 0
     checklist = [
-        item("RW1", described, [sel_id, *evidence],
+        item("RW1", True, [sel_id, *evidence],
              f"the documentation describes the data files' columns ({run['source']}): loading them and recomputing "
-             "what the paper states is the data set's workflow" if described
-             else "the documentation does not describe the data files' columns"),
+             "what the paper states is the data set's workflow"),
         item("RW2", recomputed, evidence, "an analysis recomputing the paper's statements from the rows" if recomputed
              else "a load and schema check only: nothing the paper states could be recomputed from the data"),
         item("RW3", loaded, evidence, "; ".join(record["schema"][:2]) if loaded else "; ".join(record["problems"][:2])),

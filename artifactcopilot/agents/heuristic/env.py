@@ -55,13 +55,14 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                    f"({switched.evidence.id})")
     setup["venv_step"] = venv_step.to_dict() if venv_step else None
     probes = _probe(tools, plan, steps, deadline)
-    data = data_artifact_files(tools, steps)
+    data = data_artifact_files(tools, steps, d1.facts.get("docs") or [])
     if data and deadline.timeout(60) is not None:  # a data set's environment is a standard reader that loads it
         check, ev_id = load_probe(tools, data, d1.facts.get("docs") or [])
         probes["evidence"].append(ev_id)
-        probes["entries"][f"load {', '.join(data[:3])}"] = check.loaded
-        probes["problems"] += check.problems
-        probes["data"] = "; ".join(check.schema[:3])
+        if check.documented:  # a data set its documentation describes: loading it is its environment's test
+            probes["entries"][f"load {', '.join(data[:3])}"] = check.loaded
+            probes["problems"] += check.problems
+            probes["data"] = "; ".join(check.schema[:3])
     return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
 
 
