@@ -24,6 +24,7 @@ from ...claims.datasets import (
 )
 from ...interventions import Action
 from ...models import ChecklistItem, EvidenceLevel, PhasePacket
+from ...sandbox.commandlog import parse_log
 from ...tools import PhaseTools
 from ..base import item
 from .fixes import valid_output
@@ -48,7 +49,9 @@ def _script(files: list[str]) -> str:
     return f"python3 - {' '.join(shlex.quote(f) for f in files)} <<'PY'\n{LOADER}PY"
 
 
-def _loaded(stdout: str) -> list[dict]:
+def _loaded(tools: PhaseTools, ev_id: str) -> list[dict]:
+    """The loading program's JSON, from the whole persisted log (a command record keeps only its output's head)."""
+    stdout = parse_log(tools.store.read(ev_id)).stdout
     try:
         found = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else []
     except (ValueError, IndexError):
@@ -63,7 +66,7 @@ def _documented(tools: PhaseTools, docs: list[str]) -> set[str]:
 def load_probe(tools: PhaseTools, files: list[str], docs: list[str]) -> tuple[DataCheck, str]:
     """D2: do the data files load, and does the documentation describe their columns (E1)."""
     res = tools.probe(_script(files), "do the data set's tables load with a standard CSV reader")
-    check = check_schema(_loaded(res.record.stdout), _documented(tools, docs))
+    check = check_schema(_loaded(tools, res.evidence.id), _documented(tools, docs))
     if not check.files:
         check.problems.append(f"the loading program gave no result ({res.evidence.id})")
     return check, res.evidence.id
@@ -79,7 +82,7 @@ def data_workflow(tools: PhaseTools, d1: PhasePacket, timeout: float) -> tuple[d
     script = _script(files)
     res = tools.run_workflow(script, Action("evaluate", f"load and analyse {', '.join(files[:4])}"), PURPOSE,
                              timeout=timeout)
-    check = check_schema(_loaded(res.record.stdout), _documented(tools, d1.facts.get("docs") or []))
+    check = check_schema(_loaded(tools, res.evidence.id), _documented(tools, d1.facts.get("docs") or []))
     if not check.documented:  # only a data set its documentation describes is read as one
         return None
     paper = tools.ctx.paper
