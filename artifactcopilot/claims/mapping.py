@@ -4,8 +4,11 @@ The rubric asks for a *mapping* at WA ("maps to at least one method, claim, resu
 experiment") and for equal numbers only at A and for Results Reproduced. An output maps to a paper table when a
 table in it shares at least two labels with that table — at least one row label and one column label, so that
 some of its numbers stand where the paper's do (labels compared as `labels.py` says: case, arrows, plurals,
-abbreviations) — and carries numbers. An output of one row (`precision: 0.31`, `recall: 0.42`) whose labels name
-two or more of the table's columns is held against the paper row it is closest to.
+abbreviations) — carries numbers, and holds the same quantity: shared labels are not the same quantity, so the
+kind the caption and headers state (seconds, counts, rates, p-values) and the scale of the values must agree first
+(`quantity.py`); a pairing that fails this is recorded as `not comparable`, never compared cell by cell. An output
+of one row (`precision: 0.31`, `recall: 0.42`) whose labels name two or more of the table's columns is held against
+the paper row it is closest to.
 
 Values are then compared cell by cell on one scale for the whole table (as printed, or fractions against the
 paper's percentages), each cell `equal` at printed precision, `close` within the tolerance, or `far`:
@@ -14,117 +17,32 @@ of the paper's value. The orderings the table shows (pairs of cells in a row or 
 differ) are checked too. The verdict:
 - `equal`: every aligned cell equal at printed precision;
 - `close`: at least half the cells equal or close, and the orderings hold (or there are none to check);
-- `contradicts`: more than half the cells far off, and the orderings broken (or none to check);
-- `differs`: anything between, stated cell by cell.
+- `contradicts`: more than half the cells far off, whatever the ordering — except for run times alone, which
+  depend on the machine and contradict only with the orderings broken too;
+- `differs`: anything between (close values with a broken ordering among them), stated cell by cell.
 A contradiction is not drawn from a run the review or the documentation reduced (`reduced`): its values are
 expected to differ, and the verdict says so.
 """
 from __future__ import annotations
 
 import statistics
-from dataclasses import asdict, dataclass, field
 
 from ..tables import Table
 from ..tables.compare import json_table
 from ..tables.numbers import parse_number
 from ..tables.text import parse_tables
 from .labels import align_labels, words
+from .pairing import ORDERING_HOLDS, Cell, StructureMap
+from .quantity import SCALE_FACTOR, incomparable, machine_dependent, output_kinds, paper_kinds
 
 TOLERANCE_POINTS = 5.0
 TOLERANCE_RELATIVE = 0.10
-ORDERING_HOLDS = 0.75
-TOLERANCE_TEXT = (f"within {TOLERANCE_POINTS:g} percentage points for rates, {TOLERANCE_RELATIVE:.0%} of the paper's "
-                  "value otherwise; orderings hold when at least "
-                  f"{ORDERING_HOLDS:.0%} of the paper's ordered pairs keep their order")
-
-
-@dataclass
-class Cell:
-    row: str
-    column: str
-    paper: str
-    produced: str
-    kind: str
-    """equal | close | far"""
-    gap: float
-    """The difference on the comparison scale: points for rates, a fraction of the paper's value otherwise."""
-    unit: str
-    """points | relative"""
-
-    def describe(self) -> str:
-        where = f"{self.row} / {self.column}"
-        if self.kind == "equal":
-            return f"{where}: {self.produced} = paper {self.paper}"
-        gap = f"{self.gap:.1f} points" if self.unit == "points" else f"{self.gap:.0%}"
-        return f"{where}: {self.produced} against paper {self.paper}, differs by {gap}"
-
-
-@dataclass
-class StructureMap:
-    """How one output maps to one paper table."""
-
-    table: str
-    source: str
-    rows: list[str]
-    """Paper row labels found in the output (with the output's spelling after "=" where it differs)."""
-    columns: list[str]
-    cells: list[Cell] = field(default_factory=list)
-    scale: str = "as printed"
-    ordered_pairs: int = 0
-    concordant: int = 0
-    verdict: str = "differs"
-    reduced: bool = False
-    closest_row: str | None = None
-    """For a one-row output: the paper row it was held against."""
-
-    @property
-    def labels(self) -> int:
-        return len(self.rows) + len(self.columns)
-
-    @property
-    def ordering_holds(self) -> bool | None:
-        return None if not self.ordered_pairs else self.concordant >= ORDERING_HOLDS * self.ordered_pairs
-
-    def counts(self) -> dict[str, int]:
-        return {k: sum(c.kind == k for c in self.cells) for k in ("equal", "close", "far")}
-
-    def describe(self, limit: int = 6) -> str:
-        n = self.counts()
-        order = ("" if self.ordering_holds is None else
-                 f"; the paper's ordering {'holds' if self.ordering_holds else 'does not hold'} "
-                 f"({self.concordant} of {self.ordered_pairs} ordered pairs)")
-        scale = "" if self.scale == "as printed" else f" ({self.scale})"
-        against = f", held against the paper's row {self.closest_row}" if self.closest_row else ""
-        head = (f"{self.source} maps to {self.table}: labels {', '.join((self.rows + self.columns)[:8])}{against}; "
-                f"{len(self.cells)} cells compared{scale}: {n['equal']} equal at printed precision, {n['close']} "
-                f"close, {n['far']} far off{order}")
-        if self.reduced:
-            head += "; the run was reduced, so its values are not expected to equal the paper's"
-        diffs = [c.describe() for c in self.cells if c.kind != "equal"][:limit]
-        return head + (" — " + "; ".join(diffs) if diffs else "")
-
-    def short(self) -> str:
-        """The same in a checklist note's room: counts, ordering, and the largest difference."""
-        n = self.counts()
-        source = self.source if len(self.source) <= 60 else self.source[:57] + "…`"
-        labels = ", ".join((self.rows + self.columns)[:4]) + (" …" if self.labels > 4 else "")
-        text = (f"{source} maps to {self.table} ({labels}): {len(self.cells)} cells, {n['equal']} equal, "
-                f"{n['close']} close, {n['far']} far")
-        if self.ordering_holds is not None:
-            text += f"; ordering {'holds' if self.ordering_holds else 'does not hold'} " \
-                    f"({self.concordant}/{self.ordered_pairs})"
-        if self.reduced:
-            text += "; reduced run"
-        if self.scale != "as printed":
-            text += "; fractions against percentages" if "fractions against" in self.scale else "; percentages " \
-                    "against fractions"
-        worst = max((c for c in self.cells if c.kind != "equal"), key=lambda c: c.gap, default=None)
-        return text + (f"; largest: {worst.describe()}" if worst else "")
-
-    def to_dict(self) -> dict:
-        return {**asdict(self), "labels": self.labels, "short": self.short(), "ordering_holds": self.ordering_holds,
-                "counts": self.counts(),
-                "description": self.describe()}
+TOLERANCE_TEXT = (f"compared only when the quantity agrees (the kind the caption and headers state, and typical values "
+                  f"within {SCALE_FACTOR:g}x of the paper's); close within {TOLERANCE_POINTS:g} percentage points for "
+                  f"rates, {TOLERANCE_RELATIVE:.0%} of the paper's value otherwise; orderings hold when at least "
+                  f"{ORDERING_HOLDS:.0%} of the paper's ordered pairs keep their order; contradicts when more than "
+                  "half the cells are far off in a run that was not reduced (run times alone: with the orderings "
+                  "broken too)")
 
 
 def produced_tables(text: str) -> list[Table]:
@@ -199,20 +117,22 @@ def _scale(paper: Table, pairs: Pairs) -> tuple[float, str]:
     return 1.0, "as printed"
 
 
-def _cell(paper_text: str, produced_text: str, factor: float, percent_table: bool) -> tuple[str, float, str]:
+def _cell(paper_text: str, produced_text: str, factor: float, percent_table: bool) -> tuple[str, float, str, float]:
+    """(kind, gap, unit, signed difference) of one cell on the comparison scale."""
     e, p = parse_number(paper_text), parse_number(produced_text)
     assert e is not None and p is not None
     value = p.value * factor
     if round(value, e.decimals) == round(e.value, e.decimals) or abs(value - e.value) < 0.5 * 10 ** -e.decimals:
-        return "equal", 0.0, "points"
+        return "equal", 0.0, "points", 0.0
     if e.percent or percent_table or factor == 100.0:  # the paper's value is a percentage
-        gap, unit = abs(value - e.value), "points"
+        signed, unit = value - e.value, "points"
     elif abs(e.value) <= 1.0 and abs(value) <= 1.0:  # fractions on both sides
-        gap, unit = 100 * abs(value - e.value), "points"
+        signed, unit = 100 * (value - e.value), "points"
     else:
-        gap, unit = abs(value - e.value) / max(abs(e.value), 1e-9), "relative"
+        signed, unit = (value - e.value) / max(abs(e.value), 1e-9), "relative"
+    gap = abs(signed)
     close = gap <= (TOLERANCE_POINTS if unit == "points" else TOLERANCE_RELATIVE)
-    return ("close" if close else "far"), gap, unit
+    return ("close" if close else "far"), gap, unit, signed
 
 
 def _orderings(values: dict[tuple[int, int], tuple[float, float]]) -> tuple[int, int]:
@@ -232,13 +152,15 @@ def _orderings(values: dict[tuple[int, int], tuple[float, float]]) -> tuple[int,
 
 
 def _verdict(m: StructureMap) -> str:
+    if m.comparable:
+        return "not comparable"
     n, total = m.counts(), len(m.cells)
     if n["equal"] == total:
         return "equal"
     holds = m.ordering_holds
     if (n["equal"] + n["close"]) * 2 >= total and holds is not False:
         return "close"
-    if n["far"] * 2 > total and holds is not True:
+    if n["far"] * 2 > total and (holds is not True or not machine_dependent(set(m.kinds))):
         return "differs" if m.reduced else "contradicts"
     return "differs"
 
@@ -272,16 +194,25 @@ def _measure(paper: Table, produced: Table, rows: dict[int, int], cols: dict[int
         return None
     factor, scale = _scale(paper, pairs)
     percent = _percent_table(paper)
+    stated = paper_kinds(paper.caption, paper.header)
     m = StructureMap(table=paper.label or "table", source=source, scale=scale, reduced=reduced,
                      rows=[_named(paper.rows[r][0], produced.rows[j][0]) for r, j in rows.items()],
                      columns=[_named(paper.header[c], produced.header[j]) for c, j in cols.items()
-                              if c < len(paper.header) and j < len(produced.header)])
+                              if c < len(paper.header) and j < len(produced.header)],
+                     kinds=sorted(stated), percent=percent or factor == 100.0)
+    numbers = [(e, p) for _, _, want, got in pairs if (e := parse_number(want)) and (p := parse_number(got))]
+    m.comparable = incomparable(stated, output_kinds(produced.header, produced.caption, source),
+                                [e.value for e, _ in numbers], [p.value * factor for _, p in numbers])
+    if m.comparable:
+        m.verdict = _verdict(m)
+        return m
     values: dict[tuple[int, int], tuple[float, float]] = {}
     for r, c, want, got in pairs:
-        kind, gap, unit = _cell(want, got, factor, percent)
+        kind, gap, unit, signed = _cell(want, got, factor, percent)
         head = paper.header[c] if c < len(paper.header) else ""
-        m.cells.append(Cell(paper.rows[r][0], head, want, got, kind, round(gap, 4), unit))
         e, p = parse_number(want), parse_number(got)
+        scaled = p.value * factor if p is not None else None
+        m.cells.append(Cell(paper.rows[r][0], head, want, got, kind, round(gap, 4), unit, scaled, round(signed, 4)))
         if e is not None and p is not None:
             values[(r, c)] = (e.value, p.value * factor)
     m.ordered_pairs, m.concordant = _orderings(values)
@@ -293,19 +224,35 @@ def _named(paper_label: str, produced_label: str) -> str:
     return paper_label if words(paper_label) == words(produced_label) else f"{paper_label}={produced_label}"
 
 
-def map_structure(paper: Table, text: str, source: str, reduced: bool = False) -> StructureMap | None:
-    """The output table in `text` that maps best to `paper` (most labels, then most cells equal or close), or None
-    when none shares two labels with it and a number where the paper has one."""
+def agreement(m: StructureMap) -> tuple:
+    """How well a pairing agrees: comparable first, then the verdict most in agreement, the most labels shared, the
+    most cells equal or close."""
+    n = m.counts()
+    rank = {"equal": 4, "close": 3, "differs": 2, "contradicts": 1, "not comparable": 0}[m.verdict]
+    return (not m.comparable, rank, m.labels, n["equal"] + n["close"], -len(m.cells))
+
+
+def map_each(paper: Table, text: str, source: str, reduced: bool = False) -> list[StructureMap]:
+    """For each table in `text` that shares two labels with `paper` and a number where the paper has one, its
+    pairing with `paper` (the orientation that shares more labels), numbered by `output`."""
     if not paper.numeric_cells():
-        return None
-    best: StructureMap | None = None
-    for produced in produced_tables(text):
+        return []
+    out = []
+    for index, produced in enumerate(produced_tables(text)):
+        best: StructureMap | None = None
         for oriented in (produced, _transpose(produced)):
             found = _one(paper, oriented, source, reduced)
             if found is None or found.labels < 2:
                 continue
-            n = found.counts()
-            key = (found.labels, n["equal"] + n["close"], -len(found.cells))
-            if best is None or key > (best.labels, best.counts()["equal"] + best.counts()["close"], -len(best.cells)):
+            if best is None or (found.labels, agreement(found)) > (best.labels, agreement(best)):
                 best = found
-    return best
+        if best is not None:
+            best.output = index
+            out.append(best)
+    return out
+
+
+def map_structure(paper: Table, text: str, source: str, reduced: bool = False) -> StructureMap | None:
+    """The output table in `text` that maps best to `paper` (comparable, then most in agreement, then most
+    labels), or None when none shares two labels with it and a number where the paper has one."""
+    return max(map_each(paper, text, source, reduced), key=agreement, default=None)

@@ -13,6 +13,7 @@ from .appendix import artifact_appendix
 from .assemble import driver_steps, line_facts, make_steps, merge_duplicates, notebook_step, with_variants
 from .badges import requested_badges
 from .built import built_programs, relocate_built
+from .claimties import tie_claims
 from .cwd import argument_folder, resolving_folder
 from .docfiles import DocText, select_docs
 from .extract import DocExtract, DocInput, RawStep, Shared, extract
@@ -72,6 +73,7 @@ def _discover(view: ArtifactView, index: FileIndex, paper_text: str | None, resu
     for n, step in enumerate(result.steps, 1):
         step.order = n
     line_facts(result.steps, lines)
+    tie_claims(result.steps, [(d.doc.path, d.text) for d in docs if d.text])
     relocate_built(result.steps, index, built_programs(view, index, result.make_targets, result.steps))
     fill_all(result.steps, index, [s for e in extracts for s in e.samples])
     if _argument_folders(result.steps, index, view):  # a step moved to its folder may now repeat another

@@ -99,7 +99,8 @@ def _not_established(packets: dict[str, PhasePacket], gate: PhasePacket | None, 
     if not all(gate.gate.values()):
         out.append(f"The gate failed, so {rubric.registry.dimension_span()} were not assessed "
                    "(treated as not established).")
-        return out
+        return out + [f"{c.item}: {c.note}" for c in gate.checklist
+                      if c.status == "violated" and c.note and failure is None]
     failed = {d for d, p in packets.items() if p.agent_failure and not p.reviewed_by}  # said by failure_lines
     words = not_established_words(packets, rubric, read or (lambda _id: None))
     return out + [w for w in words if w.split(" ", 1)[0] not in failed]

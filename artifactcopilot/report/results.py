@@ -1,9 +1,12 @@
 """What the runs reproduced, read back from committed evidence: each paper table cell beside the value the run
 produced and the verdict (D4's comparisons), and the tail of the failing workflow command's stderr (D3).
 
-Two comparison shapes are read: the offline reviewer's claim mapping (`tables`: one entry per paper table)
-and an agent's single-table comparison records (`table`, `cells`, `success`); for a table compared several
-times the comparison with the most matched cells is shown.
+Two comparison shapes are read: the offline reviewer's claim mapping (`tables`: one entry per paper table compared
+at printed precision, and `mapping.structure`: the same table paired by its labels and compared on one scale with
+the stated tolerance) and an agent's single-table comparison records (`table`, `cells`, `success`). A reader sees
+one comparison per table, the one D4 judged by: a table reproduced at printed precision is shown so; otherwise
+the pairing on one scale (84.1% against 87.3%, −3.2 points, close), in D4's verdict words. For a table compared
+several times the comparison with the most matched cells is shown.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from ..models import Report
 from ..sandbox.commandlog import parse_log
 from .reading import Reader, kind_of, read_json
 
+JUDGED = {"equal": "equal at printed precision", "close": "close to the paper (within the tolerance)",
+          "differs": "differs from the paper", "contradicts": "contradicts the paper"}
 TAIL_LINES = 20
 TAIL_CHARS = 3000
 
@@ -26,7 +31,9 @@ class Cell:
     produced: str | None
     matched: bool
     kind: str
-    """match, rounding, different or missing (tables/compare.py)."""
+    """match, rounding, different or missing (tables/compare.py); equal, close or far (one scale, claims/mapping.py)."""
+    difference: str = ""
+    """On one scale: the signed difference in its unit (`−3.2 points`)."""
 
 
 @dataclass
@@ -45,9 +52,17 @@ class TableResult:
     cells: list[Cell] = field(default_factory=list)
     why: str = ""
     """The method judge's deciding flow in one line (value <- command <- source), or its first reason."""
+    scale: str = ""
+    """Set when the table was compared on one scale (D4's pairing): 'as printed' or the conversion made."""
+    judged: str = ""
+    """D4's verdict on one scale: equal, close, differs, contradicts."""
+    note: str = ""
+    """What the verdict rests on (orderings, a reduced run, the tolerance)."""
 
     @property
     def verdict(self) -> str:
+        if self.judged:
+            return JUDGED.get(self.judged, self.judged)
         if self.method == "copy":
             return "copied, not reproduced"
         if self.total and self.matched == self.total:
@@ -86,7 +101,36 @@ def reproduced_tables(report: Report, read: Reader) -> list[TableResult]:
             table = _table(entry, ev_id)
             if table and (table.label not in best or table.matched > best[table.label].matched):
                 best[table.label] = table
+        mapping = found if isinstance(found := data.get("mapping"), dict) else {}
+        for entry in mapping.get("structure") or []:
+            table = _paired(entry, ev_id)
+            held = best.get(table.label) if table else None
+            if table and not (held and held.total and held.matched == held.total and not held.judged):
+                best[table.label] = table  # D4 judged this table on one scale: that is the comparison shown
     return list(best.values())
+
+
+def _paired(entry: object, ev_id: str) -> TableResult | None:
+    """A paper table as D4 paired it with an output (claims/mapping.py's record): every cell on one scale."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("cells"), list) or entry.get("comparable"):
+        return None
+    cells = [Cell(row=str(c.get("row", "")), column=str(c.get("column", "")), expected=str(c.get("paper", "")),
+                  produced=str(c.get("on_scale") or c.get("produced", "")), matched=c.get("kind") == "equal",
+                  kind=str(c.get("kind", "")), difference=str(c.get("difference") or ""))
+             for c in entry["cells"] if isinstance(c, dict)]
+    if not cells:
+        return None
+    counts = found if isinstance(found := entry.get("counts"), dict) else {}
+    order = entry.get("ordering_holds")
+    note = "" if order is None else (f"the paper's ordering {'holds' if order else 'does not hold'} "
+                                     f"({entry.get('concordant')} of {entry.get('ordered_pairs')} ordered pairs)")
+    if entry.get("reduced"):
+        note += ("; " if note else "") + "the run was reduced, so its values are not expected to equal the paper's"
+    return TableResult(label=str(entry.get("table") or "table"), evidence=ev_id,
+                       matched=int(counts.get("equal", 0)), total=len(cells), source=str(entry.get("source") or ""),
+                       cells=cells, scale=str(entry.get("scale") or "as printed"),
+                       judged=str(entry.get("verdict") or "differs"), note=note,
+                       role="", why="")
 
 
 def _table(entry: object, ev_id: str) -> TableResult | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..claims.mapping import TOLERANCE_TEXT
 from ..models import Report
 from ..rubric import Rubric
 from .acquisition import AcquisitionFailure
@@ -16,7 +17,7 @@ from .results import FailedRun, TableResult, safe_view
 
 MAX_CELLS = 80
 _VERDICT = {"match": "✓ match", "rounding": "✗ rounding differs", "different": "✗ different",
-            "missing": "✗ not produced"}
+            "missing": "✗ not produced", "equal": "✓ equal", "close": "≈ close", "far": "✗ far off"}
 
 
 def acquisition_block(failure: AcquisitionFailure | None, links: Links) -> list[str]:
@@ -38,15 +39,19 @@ def results_section(tables: list[TableResult], links: Links, gate_failed: bool,
         else:
             why = "No run's output was compared with a paper table (see D3 and D4 for what ran and what it printed)."
         return out + [why, ""]
-    out += ["Each paper value beside the value the run produced, compared at the paper's printed precision.", ""]
+    out += ["Each paper value beside the value the run produced: at the paper's printed precision for a table "
+            "reproduced, else as D4 compared them, on one scale with the stated tolerance.", ""]
     for t in tables:
-        out += [f"### {esc(t.label)}: {esc(t.verdict)}", "",
-                f"{t.matched} of {t.total} cells match" + (f", from {esc(t.source)}" if t.source else "")
-                + f" ({links([t.evidence])})." + (f" Method: {esc(t.why)}." if t.why else ""), ""]
-        rows = [[esc(c.row), esc(c.column), code(c.expected, cell=True),
-                 code(c.produced, cell=True) if c.produced is not None else "—", _VERDICT.get(c.kind, esc(c.kind))]
-                for c in t.cells[:MAX_CELLS]]
-        out += table(["Row", "Column", "Paper", "Run", "Verdict"], rows)
+        if t.scale:
+            out += _one_scale(t, links)
+        else:
+            out += [f"### {esc(t.label)}: {esc(t.verdict)}", "",
+                    f"{t.matched} of {t.total} cells match" + (f", from {esc(t.source)}" if t.source else "")
+                    + f" ({links([t.evidence])})." + (f" Method: {esc(t.why)}." if t.why else ""), ""]
+            rows = [[esc(c.row), esc(c.column), code(c.expected, cell=True),
+                     code(c.produced, cell=True) if c.produced is not None else "—",
+                     _VERDICT.get(c.kind, esc(c.kind))] for c in t.cells[:MAX_CELLS]]
+            out += table(["Row", "Column", "Paper", "Run", "Verdict"], rows)
         if len(t.cells) > MAX_CELLS:
             out += [f"… {len(t.cells) - MAX_CELLS} more cells in {links([t.evidence])}.", ""]
         if any(not c.matched for c in t.cells):
@@ -55,6 +60,20 @@ def results_section(tables: list[TableResult], links: Links, gate_failed: bool,
                     "run did not reproduce are hidden): "
                     + "; ".join(f"{esc(c.row)} / {esc(c.column)} = {code(c.expected)}" for c in hidden) + ".", ""]
     return out
+
+
+def _one_scale(t: TableResult, links: Links) -> list[str]:
+    """A table D4 paired with an output: each cell on one scale, its signed difference and D4's word for it."""
+    close = sum(c.kind == "close" for c in t.cells)
+    far = sum(c.kind == "far" for c in t.cells)
+    scale = "" if t.scale == "as printed" else f" ({esc(t.scale)})"
+    head = (f"{len(t.cells)} cells compared on one scale{scale}" + (f", from {esc(t.source)}" if t.source else "")
+            + f": {t.matched} equal at printed precision, {close} close, {far} far off"
+            + (f"; {esc(t.note)}" if t.note else "") + f" ({links([t.evidence])}). Tolerance: {esc(TOLERANCE_TEXT)}.")
+    rows = [[esc(c.row), esc(c.column), code(c.expected, cell=True), code(c.produced or "", cell=True),
+             esc(c.difference), _VERDICT.get(c.kind, esc(c.kind))] for c in t.cells[:MAX_CELLS]]
+    return [f"### {esc(t.label)}: {esc(t.verdict)}", "", head, ""] + table(
+        ["Row", "Column", "Paper", "Run (on the paper's scale)", "Difference", "Verdict"], rows)
 
 
 def failed_run_block(failed: FailedRun | None, links: Links) -> list[str]:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from ..claims.testsuite import read_test_summary
 from ..models import CommandRecord
 from .base import RunResult
+from .echoes import echo_templates, is_echo
 
 Verdict = Literal["valid", "partial", "invalid", "failed", "cut", "timed_out"]
 VERDICTS = ("valid", "partial", "invalid", "failed", "cut", "timed_out")
@@ -188,9 +189,11 @@ def progress_of(text: str) -> str:
 
 
 def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
-          results: Mapping[str, str] | None = None, wrote: bool = False) -> RunOutcome:
+          results: Mapping[str, str] | None = None, wrote: bool = False,
+          echoes: list[re.Pattern[str]] | None = None) -> RunOutcome:
     """Judge one run from its exit status, its output and the text of the result files it wrote (name -> text);
-    `wrote`: it created or changed some file (results or not)."""
+    `wrote`: it created or changed some file (results or not); `echoes`: templates of the lines the command's own
+    text prints (sandbox/echoes.py), which show nothing."""
     text = f"{stdout}\n{stderr}"
     lines = _lines(text)
     missing = MISSING_PROGRAM.search(text)
@@ -210,6 +213,10 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
     suite = read_test_summary(stdout, stderr, exit_code)
     if suite.runner == "summary line":  # a free-form "all tests passed" is judged as any other output
         suite = suite.model_copy(update={"verdict": "not_established"})
+    if suite.verdict == "passed" and missing and missing.group(1):
+        return RunOutcome(verdict="invalid", missing_program=program,
+                          reasons=[f"the test runner reports a pass ({suite.reason}), but `{program}` is not "
+                                   "installed (command not found): what needs it did not run"])
     if suite.verdict == "passed" and not _traceback_after_summary(text):  # unittest writes it all to stderr
         return RunOutcome(verdict="valid", reasons=[f"test runner: {suite.reason}"])
     if suite.verdict == "failed":
@@ -219,6 +226,9 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
         return RunOutcome(verdict="invalid", reasons=["nothing on standard output and no file written"])
     if lines and USAGE.match(lines[0]) and not wrote and len(lines) < 60:
         return RunOutcome(verdict="invalid", reasons=["it printed only a usage text"])
+    hollow = _hollow(lines, echoes or [])
+    if hollow and not wrote:
+        return RunOutcome(verdict="invalid", reasons=[hollow], missing_program=program)
     if program:
         reasons.append(f"`{program}` is not installed (command not found)")
     if re.search(r"Traceback \(most recent call last\)", stderr):
@@ -238,6 +248,31 @@ def judge(exit_code: int | None, timed_out: bool, stdout: str, stderr: str,
                 or events and not work and not good_files or bad_files and not good_files and not _numbers(work))
     return RunOutcome(verdict="invalid" if decisive else "partial", reasons=reasons, failed_items=failing,
                       items=items, missing_program=program)
+
+
+USAGE_BODY = re.compile(r"^\s|^(?:positional arguments|optional arguments|options|arguments|commands):?\s*$|^-", re.I)
+
+
+def _hollow(lines: list[str], echoes: list[re.Pattern[str]]) -> str:
+    """Why output with lines has no substance — every line an error, a usage text or an echo of the command's own
+    text ('' when some line is output of the work)."""
+    kinds: Counter[str] = Counter()
+    in_usage = False
+    for ln in lines:
+        in_usage = bool(USAGE.match(ln)) or in_usage and bool(USAGE_BODY.match(ln))
+        kind = ("usage" if in_usage else "error" if is_failure(ln) else "echo" if is_echo(ln, echoes)
+                else "indented" if kinds["error"] and ln.startswith((" ", "\t")) else "")
+        if not kind:
+            return ""
+        kinds[kind] += 1
+    if not kinds:
+        return ""
+    error = next((e for e in reversed(_events(lines))), "")
+    parts = ([f"{kinds['error']} error line{'s' if kinds['error'] > 1 else ''} ({_quote(error)})"] if error else []) \
+        + (["a usage text"] if kinds["usage"] else []) \
+        + ([f"{kinds['echo']} line{'s' if kinds['echo'] > 1 else ''} echoing the command's own text"]
+           if kinds["echo"] else [])
+    return "its only output is " + " and ".join(parts) + ", and it wrote no file"
 
 
 def _traceback_after_summary(text: str) -> bool:
@@ -279,7 +314,8 @@ def judge_record(rec: CommandRecord, root: Path | None = None, stdout: str | Non
     """Judge a command record (its whole output when given, else the record's heads; result files under `root`)."""
     written = rec.files_created + rec.files_modified
     return judge(rec.exit_code, rec.timed_out, rec.stdout if stdout is None else stdout,
-                 rec.stderr if stderr is None else stderr, result_texts(root, written), bool(written))
+                 rec.stderr if stderr is None else stderr, result_texts(root, written), bool(written),
+                 echo_templates(rec.cmd, root, rec.cwd))
 
 
 def judge_run(root: Path | None, result: RunResult) -> RunOutcome:

@@ -22,6 +22,7 @@ from . import display
 from .committed import compare_regenerated, set_aside_committed
 from .context import ReviewContext
 from .recording import log_intervention
+from .writes import artifact_wrote
 
 
 @dataclass
@@ -172,7 +173,8 @@ class Running:
         return ev
 
     def _run(self, script: str, action: Action, purpose: str, kind: str = "command", env: dict[str, str] | None = None,
-             network: bool = False, timeout: float | None = None, cwd: str = ".", shown: bool = True) -> CommandResult:
+             network: bool = False, timeout: float | None = None, cwd: str = ".", shown: bool = True,
+             notebook: bool = False) -> CommandResult:
         cls = self.ctx.classifier.classify(action)
         intervention = None
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
@@ -190,7 +192,8 @@ class Running:
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind), judged=judged)
         compare_regenerated(self.ctx, self.phase, committed, session.root, result.record, ev.id)
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
-            intervention = self._effects(result.record, script, ev.id) or intervention
+            own = notebook or artifact_wrote(script, session.root, cwd, self.ctx.documented_workflow)
+            intervention = self._effects(result.record, script, ev.id, own) or intervention
         return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id),
                              judged)
 
@@ -219,9 +222,13 @@ class Running:
         result.record.figures_shown = display.shown_figures(session.root, run) if shown else []
         return result
 
-    def _effects(self, record: CommandRecord, script: str, ev_id: str) -> Intervention | None:
+    def _effects(self, record: CommandRecord, script: str, ev_id: str, own: bool) -> Intervention | None:
         """What an undocumented command did to the artifact's own files classifies it, whatever it was declared as:
-        a changed or deleted code file is an edit of core code (I4), a changed configuration file I3."""
+        a changed or deleted code file is an edit of core code (I4), a changed configuration file I3 — unless the
+        changes are the artifact's own program at work (`own`, tools/writes.py): what the artifact's command does
+        when it runs is never the review's intervention (the command log lists the files all the same)."""
+        if own:
+            return None
         worst = None
         for path in record.files_modified + record.files_deleted:
             target = self.ctx.classifier.edit_of(path)
@@ -264,7 +271,7 @@ class Running:
         script = (f"mkdir -p {shlex.quote(executed.rsplit('/', 1)[0])} && {VENV}/bin/python - "
                   f"{shlex.quote(notebook)} {shlex.quote(executed)} {shlex.quote(folder)} <<'PY'\n{NOTEBOOK_RUNNER}PY")
         # the kernel keeps its own inline display
-        return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False), executed
+        return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False, notebook=True), executed
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None,
                           timeout: float | None = None) -> tuple[CommandRecord, str, Evidence]:

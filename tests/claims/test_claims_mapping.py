@@ -51,10 +51,19 @@ def test_far_off_with_the_ordering_reversed_contradicts_unless_reduced():
     assert map_structure(PAPER, out, "x", reduced=True).verdict == "differs"
 
 
-def test_far_off_with_the_ordering_kept_differs():
+def test_far_off_with_the_ordering_kept_contradicts_whatever_the_ordering():
     out = "\tFedAvg\tq-FFL\tOurs\nFairness increases\t0.10\t0.2\t0.5\nPerformance decreases\t0.7\t0.2\t0.1\n"
     m = map_structure(PAPER, out, "x")
-    assert m.verdict == "differs" and m.ordering_holds
+    assert m.verdict == "contradicts" and m.ordering_holds
+    assert map_structure(PAPER, out, "x", reduced=True).verdict == "differs"
+
+
+def test_close_values_with_a_broken_ordering_differ():
+    paper = Table(label="Table 3", caption="Accuracy (%)", header=["", "A", "B", "C"],
+                  rows=[["Adult", "50.0", "51.0", "52.0"], ["Census", "60.0", "61.0", "62.0"]])
+    out = "\tA\tB\tC\nAdult\t0.52\t0.51\t0.50\nCensus\t0.62\t0.61\t0.60\n"
+    m = map_structure(paper, out, "x")
+    assert m.verdict == "differs" and m.ordering_holds is False and m.counts()["far"] == 0
 
 
 def test_one_row_of_named_values_is_held_against_the_closest_paper_row():

@@ -24,6 +24,7 @@ from ..base import PhaseContext, cited, item
 from .claimsmap import Mapping, map_runs
 from .claimsources import Checks, beyond_tables, run_sources
 from .common import Deadline
+from .dataset import dataset_notes
 from .regenerated import with_regenerated
 
 
@@ -123,6 +124,14 @@ def run_claims(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
     all_text = "\n".join(text for run in runs for _, text in run_sources(tools, run))
     checks = with_regenerated(tools, runs, beyond_tables(tools, d1.facts, runs, all_text))
     mapping = map_runs(tools, runs)
+    for data in [r["dataset"] for r in runs if r.get("dataset")]:  # a data set's recomputed statements
+        held, off = dataset_notes(data)
+        mapping.named += [{"command": "the review's analysis of the data set", "objects": ["the paper's statements"],
+                           "evidence": r.get("dataset_evidence"), "line": f"recomputed from the rows: {held}"}
+                          for r in runs if r.get("dataset") is data and held and not data["contradicts"]]
+        if data["contradicts"]:
+            mapping.data_contradiction = (f"{data['not_held']} of the paper's statements do not hold in the data "
+                                          f"({off}); {data['held']} hold")
     record.update({"mapping": mapping.record(), "examples_run": checks.examples,
                    "inconsistencies": tables["inconsistencies"], "descriptive_tables_matched": tables["descriptive"],
                    "main_results_table": tables["main"],
@@ -148,14 +157,14 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
     reproduced, copied, methods = tables["reproduced"], tables["copied"], tables["methods"]
     by_value = tables["ratio"] >= 0.5 or tables["matched_cells"] >= 3
     mapping = by_value or bool(found.mapped)
-    contradicted = bool(found.contradictions) and not reproduced
+    contradicted = bool(found.contradictions) and not reproduced or bool(found.data_contradiction)
     numbers = len(checks.numbers_found)
     run_ids = [r["evidence"] for r in runs]
     cites = [ev_id, *run_ids[:5], *tables["prov_evs"]]
     beyond = [ev_id, *checks.evidence]
     weak = (tables["matched_cells"] >= 1 or numbers >= 1 or checks.partial or bool(checks.peripheral)
             or bool(checks.documented_output or checks.figures or checks.capability)
-            or bool(found.structure or found.named))
+            or bool(found.structure or found.named or found.data_contradiction))
     checklist = [
         item("D4.executed", True, run_ids[:5],
              f"output of {len(runs)} runs: " + ", ".join(f"`{r['cmd']}`" for r in runs[:3])),
@@ -195,7 +204,9 @@ def _judged(ctx, tools: PhaseTools, runs: list[dict], tables: dict, checks: Chec
         summary += f" Maps to the paper: {found.mapped[0]}" + (f" (and {len(found.mapped) - 1} more)."
                                                                if len(found.mapped) > 1 else ".")
     if contradicted:
-        summary += " Contradicts the paper: " + "; ".join(m.describe(3) for m in found.contradictions[:2]) + "."
+        summary += " Contradicts the paper: " + "; ".join([m.describe(3) for m in found.contradictions[:2]]
+                                                          + ([found.data_contradiction] if found.data_contradiction
+                                                             else [])) + "."
     flags = inconsistency_flags(tables["inconsistencies"]) + structure_flags(found, tables)
     return _packet(ctx, tools, checklist, level, facts, ev_id, summary, flags)
 
@@ -207,20 +218,25 @@ def _mapping_note(tables: dict, found: Mapping) -> str:
     if not parts:
         why = [f"{m.table}: values contradict the paper" for m in found.contradictions]
         why += [f"only a descriptive table: {d}" for d in found.descriptive[:1]]
+        why += [m.short() for m in found.unlike[:2]]
         return "; ".join(why) or ("no output table shares labels with a paper table, and no command tied to a paper "
                                   "table or research question gave output")
     return "; ".join(parts)
 
 
 def _contradiction_note(found: Mapping, reproduced: list[str]) -> str:
+    if found.data_contradiction:
+        return found.data_contradiction
     if found.contradictions and reproduced:
         return (f"{', '.join(m.table for m in found.contradictions)} far off, but {', '.join(reproduced)} reproduced: "
                 "not taken as a contradiction of the paper's results")
     if found.contradictions:
         return "; ".join(m.short() for m in found.contradictions[:2])
     closes = [m for m in found.structure if m.verdict in ("close", "equal", "differs")]
+    unlike = (f"; not compared, another quantity: {', '.join(f'{m.table} ({m.comparable})' for m in found.unlike[:2])}"
+              if found.unlike else "")
     return ("no mapped results table contradicts the paper (" + ", ".join(f"{m.table}: {m.verdict}" for m in closes)
-            + ")" if closes else "no output maps to a paper results table, so nothing could contradict it")
+            + ")" if closes else "no output maps to a paper results table, so nothing could contradict it") + unlike
 
 
 def structure_flags(found: Mapping, tables: dict) -> list[Flag]:

@@ -21,6 +21,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, steps_of
+from .dataset import data_artifact_files, load_probe
 from .fixes import outcome_of, valid_output
 from .runsteps import command_of
 
@@ -54,6 +55,14 @@ def run_env(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                    f"({switched.evidence.id})")
     setup["venv_step"] = venv_step.to_dict() if venv_step else None
     probes = _probe(tools, plan, steps, deadline)
+    data = data_artifact_files(tools, steps, d1.facts.get("docs") or [])
+    if data and deadline.timeout(60) is not None:  # a data set's environment is a standard reader that loads it
+        check, ev_id = load_probe(tools, data, d1.facts.get("docs") or [])
+        probes["evidence"].append(ev_id)
+        if check.documented:  # a data set its documentation describes: loading it is its environment's test
+            probes["entries"][f"load {', '.join(data[:3])}"] = check.loaded
+            probes["problems"] += check.problems
+            probes["data"] = "; ".join(check.schema[:3])
     return _packet(ctx, tools, d1, plan, plan_ev.id, setup, probes)
 
 
@@ -201,7 +210,8 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     isolation = [f for f in deps if ISOLATION.search(f)]
     pinned = not third_party or any(PINNED.search(f) for f in deps) or all("==" in r or "@" in r for r in third_party)
     missing_entries = probes.get("missing", [])
-    eval_note = ("interpreter, packages and documented entry scripts resolve" if evaluable else
+    eval_note = (("the data set's tables load with a standard CSV reader: " + probes["data"] if probes.get("data")
+                  else "interpreter, packages and documented entry scripts resolve") if evaluable else
                  "; ".join(probes["problems"] + (["no documented workflow command resolves" + (
                      f"; missing: {', '.join(missing_entries[:5])}" if missing_entries else " (none documented)")]
                      if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")

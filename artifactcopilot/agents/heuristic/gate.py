@@ -63,14 +63,28 @@ def run_gate(ctx: PhaseContext, tools: PhaseTools) -> PhasePacket:
                                    f"{relation['shared_count']} shared distinctive terms; "
                                    f"{len(material)} material files", EvidenceLevel.E1)
     gc3 = related and has_material
-    note = (f"shares {relation['shared_count']} distinctive terms with the paper "
-            f"({', '.join(relation['shared_terms'][:8])})"
-            if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
-    note += f"; {len(material)} files beyond the paper text" if has_material else "; nothing beyond a copy of the paper"
-    checklist.append(item("GC3", gc3, [rel_ev.id], note))
+    unreachable = [r for r in acq.linked if not r.get("ok")]
+    checklist.append(item("GC3", gc3, [rel_ev.id, acq_ev.id] if unreachable else [rel_ev.id],
+                          _gc3_note(relation, related, len(material), unreachable)))
     facts = {"entry": entry if gc2 else None, "files": len(acq.files), "skipped": acq.skipped, "location": location,
              "linked": acq.linked}
     return _packet(checklist, {"GC1": True, "GC2": gc2, "GC3": gc3}, facts, acq_ev.id, flags)
+
+
+def _gc3_note(relation: dict, related: bool, material: int, unreachable: list[dict]) -> str:
+    """GC3 in words: the terms shared with the paper and the material beyond its text — or, when the artifact holds
+    only documentation and says its material lives in repositories that could not be fetched, not established."""
+    note = (f"shares {relation['shared_count']} distinctive terms with the paper "
+            f"({', '.join(relation['shared_terms'][:8])})"
+            if related else f"only {relation['shared_count']} distinctive paper terms appear in the artifact")
+    if material:
+        return note + f"; {material} files beyond the paper text"
+    if unreachable:
+        why = list(dict.fromkeys(str(r.get("error") or "not fetched")[:80] for r in unreachable))
+        return ("not established: the material is in linked repositories that could not be fetched ("
+                + ", ".join(str(r.get("url")) for r in unreachable[:3]) + f": {'; '.join(why[:2])}); the artifact "
+                f"itself holds documentation only ({note})")
+    return note + "; nothing beyond a copy of the paper"
 
 
 def _entry_evidence(tools: PhaseTools, entry: str | None, entry_text: str | None, gc2: bool) -> Evidence:

@@ -20,6 +20,7 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, action_for, plan_of, steps_of
+from .dataset import data_checklist, data_workflow
 from .fetch import fetch_stage
 from .fixes import diagnose, outcome_of, valid_output
 from .legs import (
@@ -296,6 +297,9 @@ def _decide(ctx, tools: PhaseTools, d1, steps, attempts, skipped, prepared, stat
              "replay": state["replay"], "run": None, "reach": state.get("reach")}
     all_runs = [r.evidence.id for a in attempts for r in a.runs]
     rw5 = item("RW5", bool(d1.facts.get("coverage_stated")) or bool(coverage["reduced"]), [sel_ev.id], coverage["text"])
+    if not attempts and not runnable and (data := data_workflow(tools, d1, deadline.timeout(600) or 60)):
+        checklist, level, summary = data_checklist(data, sel_ev.id, rw5, facts)
+        return _packet(ctx, tools, checklist, level, facts, sel_ev.id, summary)
     if not attempts and not runnable:
         checklist = [item("RW1", False, [sel_ev.id], "no documented workflow command"), item("RW2", False, [sel_ev.id]),
                      item("RW3", False, [sel_ev.id]), item("RW4", False, [sel_ev.id]), rw5,
