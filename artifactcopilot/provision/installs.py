@@ -1,0 +1,45 @@
+"""What a plan installs, what the artifact declares anywhere, and the installs resolved as of the artifact's date.
+
+After the steps are planned: the distributions their installs name (probed for import once they ran: D2's
+importable state), every distribution a dependency file of the artifact declares (so a missing module is said to
+be declared or not), and each install that leaves versions open turned into a dated install with today's releases
+as its fallback (provision/era.py).
+"""
+from __future__ import annotations
+
+from .context import Context
+from .declared import declared_distributions
+from .era import Era, era_step, install_lines, open_requirements, requirement_name
+from .metadata import read_project
+from .model import EnvPlan
+from .tables import normalize
+
+NOT_IMPORTED = {"pip", "setuptools", "wheel"}
+"""Installer tooling a plan may name: not probed as the artifact's packages."""
+
+
+def installs_and_era(ctx: Context, plan: EnvPlan, date: Era | None) -> None:
+    """What the install steps install (probed for import once they ran), what the artifact declares anywhere, and
+    the installs that leave versions open resolved as of the artifact's date (today's releases as the fallback)."""
+    def deps(folder: str) -> list[str]:
+        return list(read_project(ctx.files, ctx.read, folder or ".").dependencies)
+
+    plan.declared = declared_distributions(ctx.files, ctx.read)
+    names: list[str] = []
+    for step in plan.steps:
+        if step.kind in ("pip", "project", "lock"):
+            names += [n for ln in install_lines(step.script, ctx.read, deps) if (n := requirement_name(ln))]
+        if step.kind == "project" and ctx.project.name:
+            names.append(ctx.project.name)
+    plan.installs = list(dict.fromkeys(n for n in names if normalize(n) not in NOT_IMPORTED))
+    if date is None:
+        return
+    plan.era = date.to_dict()
+    dated = 0
+    for i, step in enumerate(plan.steps):
+        if step.kind in ("pip", "project", "lock") and (left := open_requirements(step.script, ctx.read, deps)):
+            plan.steps[i] = era_step(step, date, left)
+            dated += 1
+    ctx.note(f"the artifact's date is {date.iso} ({date.source}): " + (
+        f"{dated} install step(s) resolve what the artifact leaves open as of that date, with today's releases if "
+        "that fails" if dated else "every install pins its versions; nothing is left open to resolve by date"))
