@@ -36,8 +36,13 @@ from .reqlines import requirement_lines
 Reader = Callable[[str], str | None]
 UV_HOME = "/opt/copilot/uv"
 UV = f"{UV_HOME}/bin/uv"
-ERA_TIMEOUT_S = 900
+ERA_TIMEOUT_S = 600
 """The most the dated resolution may take before the install falls back to today's releases."""
+COMPILED = ("numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "torch", "tensorflow", "h5py", "pillow", "lxml",
+            "grpcio")
+"""Compiled packages taken only as wheels in a dated resolution: a release of the artifact's date that has no wheel
+for the interpreter here is not built from source for many minutes — the resolution fails at once and today's
+releases are installed instead."""
 APPLIED = "copilot: resolved as of"
 FELL_BACK = "copilot: resolution as of"
 ISO_DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
@@ -145,8 +150,8 @@ def _open(line: str) -> str | None:
         req = Requirement(line)
     except InvalidRequirement:
         return None
-    if req.url or any(s.operator in ("==", "===") and "*" not in s.version for s in req.specifier):
-        return None
+    if req.url or any(s.operator in ("==", "===") for s in req.specifier):
+        return None  # pinned (a `==1.19.*` series is the pin relaxed for this interpreter: nothing left to date)
     return req.name
 
 
@@ -212,7 +217,8 @@ def dated(script: str, era: Era) -> str:
     """`script` with each pip install run by uv, resolving as of the artifact's date (bounded in time); uv comes from
     PyPI into the review's environment folder (not the artifact's venv), the index settings carried over. Its exit
     status is the dated install's; its error output ends with a line that says the date applied."""
-    uv = f"timeout {ERA_TIMEOUT_S} {UV} pip install --python {VENV_PYTHON} --exclude-newer {era.cutoff()} "
+    binary = "".join(f"--only-binary {name} " for name in COMPILED)
+    uv = f"timeout {ERA_TIMEOUT_S} {UV} pip install --python {VENV_PYTHON} --exclude-newer {era.cutoff()} {binary}"
     return (f"if test -x {UV} || {VENV_PYTHON} -m pip install --quiet --disable-pip-version-check --target {UV_HOME} "
             "--python-version 3.12 --only-binary=:all: uv >/dev/null; then\n"
             "export UV_LINK_MODE=copy UV_NO_PROGRESS=1 UV_HTTP_TIMEOUT=180\n"

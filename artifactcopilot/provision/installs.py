@@ -7,6 +7,8 @@ as its fallback (provision/era.py).
 """
 from __future__ import annotations
 
+import datetime
+
 from .context import Context
 from .declared import declared_distributions
 from .era import Era, era_step, install_lines, open_requirements, requirement_name
@@ -33,6 +35,9 @@ def installs_and_era(ctx: Context, plan: EnvPlan, date: Era | None) -> None:
             names.append(ctx.project.name)
     plan.installs = list(dict.fromkeys(n for n in names if normalize(n) not in NOT_IMPORTED))
     if date is None:
+        return
+    if date.date >= datetime.date.today():
+        ctx.note(f"the artifact's date is {date.iso} ({date.source}): today's releases are its releases")
         return
     plan.era = date.to_dict()
     dated = 0

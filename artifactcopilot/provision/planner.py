@@ -98,7 +98,8 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
                                            for p in _apt_names(s.script))) if container else []
     plan.blockers = _wheel_blockers(ctx, choice, offered)
     installs_and_era(ctx, plan, date)
-    runtime_steps(ctx, plan, list(doc_texts), list(doc_tools))
+    runtime_steps(ctx, plan, [t for t in doc_texts or [] if isinstance(t, str)],
+                  [t for t in doc_tools or [] if isinstance(t, str)])
     plan.notes = ctx.notes
     return plan
 

@@ -155,6 +155,7 @@ def runtime_steps(ctx: Context, plan: EnvPlan, doc_texts: list[str], doc_tools: 
                 + ", ".join(f"{d} for library({n})" for n, d in zip(libs, r_debian(libs))) + ")", kind="apt",
                 network=True, documented=False, action="install", required=False))
             plan.apt_packages += ["r-base-core", *r_debian(libs)]
+            _drop_tool_step(plan, "r-base-core")
     major = java_major(doc_texts) if any(t.strip().lower() in JAVA_TOOLS for t in doc_tools) else None
     if major is None or not ctx.container:
         return
@@ -173,3 +174,11 @@ def runtime_steps(ctx: Context, plan: EnvPlan, doc_texts: list[str], doc_tools: 
                                         network=True, documented=True, action="install", source="documentation",
                                         required=False))
     plan.apt_packages = [package if re.fullmatch(r"default-(?:jre|jdk)-headless", p) else p for p in plan.apt_packages]
+
+
+def _drop_tool_step(plan: EnvPlan, package: str) -> None:
+    """The R step installs `package` itself: an undocumented tool step that installs only it is dropped (one apt run
+    less); a documented apt step stays as the documentation gives it."""
+    alone = apt_script([package])
+    plan.steps = [s for s in plan.steps if not (s.kind == "apt" and s.script == alone and s.purpose.startswith(
+        "system tools the documentation requires"))]
