@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime
 
+from packaging.requirements import InvalidRequirement, Requirement
+
 from .context import Context
 from .declared import declared_distributions
 from .era import Era, era_step, install_lines, open_requirements, requirement_name
@@ -27,10 +29,12 @@ def installs_and_era(ctx: Context, plan: EnvPlan, date: Era | None) -> None:
         return list(read_project(ctx.files, ctx.read, folder or ".").dependencies)
 
     plan.declared = declared_distributions(ctx.files, ctx.read)
+    python = plan.python.chosen if plan.python else None
     names: list[str] = []
     for step in plan.steps:
         if step.kind in ("pip", "project", "lock"):
-            names += [n for ln in install_lines(step.script, ctx.read, deps) if (n := requirement_name(ln))]
+            names += [n for ln in install_lines(step.script, ctx.read, deps)
+                      if (n := requirement_name(ln)) and applies(ln, python)]
         if step.kind == "project" and ctx.project.name:
             names.append(ctx.project.name)
     plan.installs = list(dict.fromkeys(n for n in names if normalize(n) not in NOT_IMPORTED))
@@ -48,3 +52,20 @@ def installs_and_era(ctx: Context, plan: EnvPlan, date: Era | None) -> None:
     ctx.note(f"the artifact's date is {date.iso} ({date.source}): " + (
         f"{dated} install step(s) resolve what the artifact leaves open as of that date, with today's releases if "
         "that fails" if dated else "every install pins its versions; nothing is left open to resolve by date"))
+
+
+def applies(line: str, python: str | None) -> bool:
+    """The requirement is installed here: its environment marker holds on Linux with the chosen Python."""
+    try:
+        marker = Requirement(line.strip()).marker
+    except InvalidRequirement:
+        return False
+    if marker is None:
+        return True
+    env = {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"}
+    if python:
+        env.update({"python_version": python, "python_full_version": f"{python}.0"})
+    try:
+        return bool(marker.evaluate(env))
+    except Exception:  # noqa: BLE001 - an unreadable marker: not probed
+        return False

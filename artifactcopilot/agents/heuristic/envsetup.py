@@ -128,9 +128,11 @@ class Provisioner:
                      if (n := requirement_name(ln))}
             if wanted in names or normalize(module) in names:
                 self.ran.add(later)
-                moved = replace(step, action="command_fix" if step.documented else step.action, documented=False,
-                                purpose=f"{step.purpose}; run before the project's install, whose build imports "
-                                        f"`{module}` (install order changed)")
+                why = f"; run before the project's install, whose build imports `{module}` (install order changed)"
+                fallback = replace(step.fallback, action="command_fix", documented=False,
+                                   purpose=step.fallback.purpose + why) if step.fallback else None
+                moved = replace(step, action="command_fix", documented=False, purpose=step.purpose + why,
+                                fallback=fallback)
                 self._step(moved)
                 return
 
