@@ -43,7 +43,6 @@ COMPILED = ("numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "torch", "
 """Compiled packages taken only as wheels in a dated resolution: a release of the artifact's date that has no wheel
 for the interpreter here is not built from source for many minutes — the resolution fails at once and today's
 releases are installed instead."""
-APPLIED = "copilot: resolved as of"
 FELL_BACK = "copilot: resolution as of"
 ISO_DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
 CHANGELOG = re.compile(r"^(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_ ]?NOTES)(\.\w+)?$", re.IGNORECASE)
@@ -215,24 +214,23 @@ def _args_lines(words: list[str], cwd: str, read: Reader, project_deps: Callable
 
 def dated(script: str, era: Era) -> str:
     """`script` with each pip install run by uv, resolving as of the artifact's date (bounded in time); uv comes from
-    PyPI into the review's environment folder (not the artifact's venv), the index settings carried over. Its exit
-    status is the dated install's; its error output ends with a line that says the date applied."""
-    binary = "".join(f"--only-binary {name} " for name in COMPILED)
-    uv = f"timeout {ERA_TIMEOUT_S} {UV} pip install --python {VENV_PYTHON} --exclude-newer {era.cutoff()} {binary}"
-    return (f"if test -x {UV} || {VENV_PYTHON} -m pip install --quiet --disable-pip-version-check --target {UV_HOME} "
-            "--python-version 3.12 --only-binary=:all: uv >/dev/null; then\n"
+    PyPI into the review's environment folder (not the artifact's venv), the index settings carried over. The
+    script still ends with its install command, whose exit status is the dated install's."""
+    uv = (f"timeout {ERA_TIMEOUT_S} {UV} pip install --python {VENV_PYTHON} --exclude-newer {era.cutoff()} "
+          f"--only-binary {','.join(COMPILED)} ")
+    return (f"test -x {UV} || {VENV_PYTHON} -m pip install --quiet --disable-pip-version-check --target {UV_HOME} "
+            "--python-version 3.12 --only-binary=:all: uv >/dev/null "
+            "|| echo 'copilot: uv could not be installed from the package index' >&2\n"
             "export UV_LINK_MODE=copy UV_NO_PROGRESS=1 UV_HTTP_TIMEOUT=180\n"
             'if [ -n "${PIP_INDEX_URL:-}" ]; then export UV_INDEX_URL="$PIP_INDEX_URL"; fi\n'
             'if [ -n "${PIP_EXTRA_INDEX_URL:-}" ]; then export UV_EXTRA_INDEX_URL="$PIP_EXTRA_INDEX_URL"; fi\n'
-            f"{script.replace(f'{PIP} install ', uv)}\nrc=$?\n"
-            f"else echo 'copilot: uv could not be installed from the package index'; rc=90; fi\n"
-            f"if [ $rc -eq 0 ]; then echo '{APPLIED} {era.iso}' >&2; fi")
+            + script.replace(f"{PIP} install ", uv))
 
 
 def era_step(step: ProvisionStep, era: Era, open_names: list[str]) -> ProvisionStep:
     """The dated install of `step`, with `step` itself (today's releases) as its fallback."""
     shown = ", ".join(open_names[:6]) + (f" and {len(open_names) - 6} more" if len(open_names) > 6 else "")
-    return ProvisionStep(script=f"{dated(step.script, era)}\nexit $rc", kind=step.kind, network=True, documented=False,
+    return ProvisionStep(script=dated(step.script, era), kind=step.kind, network=True, documented=False,
                          action="version", source=step.source, required=step.required, env=dict(step.env),
                          purpose=f"{step.purpose}; what it leaves open ({shown}) resolved as of {era.iso} "
                                  f"({era.source}) with uv --exclude-newer, today's releases if that fails",
@@ -240,9 +238,9 @@ def era_step(step: ProvisionStep, era: Era, open_names: list[str]) -> ProvisionS
 
 
 def era_pip_script(pip_line: str, era: Era | None) -> str:
-    """A one-off install (a fix during the run) resolved as of the artifact's date, else with today's releases; its
-    output says which applied."""
-    if era is None or f"{PIP} install " not in pip_line:
+    """A one-off install (a fix during the run, one command line) resolved as of the artifact's date, else with
+    today's releases; its output says when the fallback applied."""
+    if era is None or f"{PIP} install " not in pip_line or "\n" in pip_line.strip():
         return pip_line
-    return (f"{dated(pip_line, era)}\n"
-            f"if [ $rc -ne 0 ]; then echo '{FELL_BACK} {era.iso} failed: the releases of today' >&2; {pip_line}; fi")
+    fallback = f"echo '{FELL_BACK} {era.iso} failed: the releases of today' >&2; {pip_line}"
+    return f"{dated(pip_line, era)} || {{ {fallback}; }}"

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...provision import VENV, EnvPlan, ProvisionStep, install_blocker, module_to_distribution
-from ...provision.era import APPLIED, UV, install_lines, requirement_name
+from ...provision.era import UV, install_lines, requirement_name
 from ...provision.model import PIP, VENV_PYTHON
 from ...provision.tables import normalize
 from ...sandbox.tmpspace import review_limits
@@ -96,7 +96,7 @@ class Provisioner:
         if res is None or step.fallback is None:
             return res
         era = self.plan.era or {}
-        if res.record.ok and APPLIED in res.record.stderr:
+        if res.record.ok:
             self.done["era"].append(f"{step.fallback.purpose}: resolved as of {era.get('date')} ({res.evidence.id})")
             return res
         if review_limits(res.record.limits_hit):
