@@ -99,8 +99,8 @@ def _container_build(tools: PhaseTools, steps: list[Step], deadline: Deadline) -
 
 
 def _as_built(built: dict) -> dict:
-    return {"evidence": [built["evidence"]], "failed": [], "skipped": [], "venv": False,
-            "replay": [{"build": built["dockerfile"]}], "container": built["dockerfile"]}
+    return {"evidence": [built["evidence"]], "failed": [], "skipped": [], "venv": False, "limited": [], "era": [],
+            "retries": [], "replay": [{"build": built["dockerfile"]}], "container": built["dockerfile"]}
 
 
 def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
