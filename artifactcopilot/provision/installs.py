@@ -13,7 +13,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from .context import Context
 from .declared import declared_distributions
-from .era import Era, era_step, install_lines, open_requirements, requirement_name
+from .era import COMPILED, Era, era_step, install_lines, open_requirements, requirement_name
 from .metadata import read_project
 from .model import EnvPlan
 from .tables import normalize
@@ -44,9 +44,15 @@ def installs_and_era(ctx: Context, plan: EnvPlan, date: Era | None) -> None:
         ctx.note(f"the artifact's date is {date.iso} ({date.source}): today's releases are its releases")
         return
     plan.era = date.to_dict()
-    dated = 0
+    dated, younger = 0, python_younger(python, date)
     for i, step in enumerate(plan.steps):
         if step.kind in ("pip", "project", "lock") and (left := open_requirements(step.script, ctx.read, deps)):
+            compiled = [n for n in left if normalize(n) in COMPILED]
+            if younger and compiled:
+                ctx.note(f"{step.purpose}: not resolved as of {date.iso} — Python {python} came out on {younger}, "
+                         f"after that date, so no release of {', '.join(compiled[:3])} of that date has wheels for "
+                         "it; today's releases")
+                continue
             plan.steps[i] = era_step(step, date, left)
             dated += 1
     ctx.note(f"the artifact's date is {date.iso} ({date.source}): " + (
@@ -69,3 +75,15 @@ def applies(line: str, python: str | None) -> bool:
         return bool(marker.evaluate(env))
     except Exception:  # noqa: BLE001 - an unreadable marker: not probed
         return False
+
+
+PYTHON_RELEASED = {"3.6": "2016-12-23", "3.7": "2018-06-27", "3.8": "2019-10-14", "3.9": "2020-10-05",
+                   "3.10": "2021-10-04", "3.11": "2022-10-24", "3.12": "2023-10-02", "3.13": "2024-10-07",
+                   "3.14": "2025-10-07"}
+"""When each Python came out: packages of an earlier date publish no wheels for it."""
+
+
+def python_younger(python: str | None, date: Era) -> str | None:
+    """The release date of `python` when it came out after the artifact's date, else None."""
+    released = PYTHON_RELEASED.get(python or "")
+    return released if released and datetime.date.fromisoformat(released) > date.date else None
