@@ -99,3 +99,20 @@ def test_the_date_comes_from_the_commit_then_the_documentation_then_the_paper_ne
     assert bare is not None and bare.iso == "2019-12-31" and "paper" in bare.source
     assert artifact_era(["README.md"], read) is None  # file times are no date
     assert bare.cutoff() == "2020-01-01"
+
+
+def test_compiled_packages_are_not_dated_before_the_interpreter_existed():
+    from artifactcopilot.provision import InstallStep, plan_environment
+    from artifactcopilot.provision.era import Era
+
+    files = {"README.md": "# x\n", "requirements.txt": "numpy\nsix\n"}
+
+    def plan(day: datetime.date):
+        return plan_environment(list(files), files.get, [InstallStep(cmd="pip install -r requirements.txt")],
+                                {"3.9": "bullseye"}, container=True, date=Era(day, "test"))
+
+    early = plan(datetime.date(2019, 12, 31))  # Python 3.9 came out in October 2020
+    assert not any("--exclude-newer" in s.script for s in early.steps)
+    assert any("Python 3.9 came out on 2020-10-05" in n and "numpy" in n for n in early.notes), early.notes
+    later = plan(datetime.date(2021, 12, 31))
+    assert any("--exclude-newer 2022-01-01" in s.script for s in later.steps)
