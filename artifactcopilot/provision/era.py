@@ -237,10 +237,12 @@ def era_step(step: ProvisionStep, era: Era, open_names: list[str]) -> ProvisionS
                          fallback=step)
 
 
-def era_pip_script(pip_line: str, era: Era | None) -> str:
+def era_pip_script(pip_line: str, era: Era | None, guard: str = "") -> str:
     """A one-off install (a fix during the run, one command line) resolved as of the artifact's date, else with
-    today's releases; its output says when the fallback applied."""
+    today's releases; its output says when the fallback applied. `guard`: a check that makes the install unneeded
+    when it succeeds (`python -c 'import x'`), kept on the script's last line with the install."""
     if era is None or f"{PIP} install " not in pip_line or "\n" in pip_line.strip():
-        return pip_line
+        return f"{guard} || {pip_line}" if guard else pip_line
     fallback = f"echo '{FELL_BACK} {era.iso} failed: the releases of today' >&2; {pip_line}"
-    return f"{dated(pip_line, era)} || {{ {fallback}; }}"
+    head, _, last = dated(pip_line, era).rpartition("\n")
+    return f"{head}\n{guard + ' || ' if guard else ''}{last} || {{ {fallback}; }}"

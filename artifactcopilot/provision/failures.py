@@ -182,10 +182,9 @@ def fix_for_missing_module(module: str, plan: EnvPlan, files: Sequence[str] = ()
 
 def notebook_tooling(plan: EnvPlan) -> list[ProvisionStep]:
     """nbclient + ipykernel in the review's venv (its own python3 kernel; nothing registered globally)."""
-    check = f"{VENV}/bin/python -c 'import nbclient, ipykernel' 2>/dev/null || "
+    check = f"{VENV}/bin/python -c 'import nbclient, ipykernel' 2>/dev/null"
     era = Era.from_dict(plan.era)
-    install = era_pip_script(pip_script(["nbclient", "ipykernel"]), era)
-    return [ProvisionStep(script=check + (f"{{\n{install}\n}}" if era else install),
+    return [ProvisionStep(script=era_pip_script(pip_script(["nbclient", "ipykernel"]), era, guard=check),
                           purpose="execute notebooks: nbclient and ipykernel in the review's virtual environment "
                           "(kernel found via the venv's prefix)" + (f", of the artifact's date {era.iso} like its own "
                                                                     "packages (today's releases if that fails)"
