@@ -20,8 +20,8 @@ MAX_MODULE_LINES, MAX_FUNCTION_LINES = 350, 60
 # Modules over the line bound, each one cohesive unit that splitting would scatter.
 TALL_MODULES = {
     "evidence.py": "the evidence store: one class whose writes, commits and tamper checks share its index state",
-    "sandbox/docker.py": "the Docker session: engine calls, per-command cgroup accounting and suite switching on one "
-                         "container's lifecycle",
+    "sandbox/docker.py": "the Docker session: engine calls, command execution and suite switching on one "
+                         "container's lifecycle (its cgroup counters live in sandbox/dockercgroup.py)",
 }
 LONG_FUNCTIONS = {
     "review.py:_review": "the review's top level: acquisition, sandbox, graph, report, each step guarded for resume",

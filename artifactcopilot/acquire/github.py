@@ -92,9 +92,10 @@ def resolve(link: GitHubLink, client: HttpClient, settings: DownloadSettings, ch
         if not ref:
             raise AcquisitionError(f"{label}: {api} names no default branch (an empty repository?)")
         chain.append({"from": label, "to": api, "how": f"default branch {ref}"})
-    sha = ref if SHA.match(ref) else _commit_of(api, ref, client, label)
+    dated: dict[str, str] = {}
+    sha = ref if SHA.match(ref) else _commit_of(api, ref, client, label, dated)
     chain.append({"from": f"{label} at {ref}", "to": f"commit {sha}",
-                  "how": "GitHub commits API" if sha != ref else "commit given"})
+                  "how": "GitHub commits API" if sha != ref else "commit given", **dated})
     archive = f"{api}/{link.archive}/{sha}"
     suffix = "zip" if link.archive == "zipball" else "tar.gz"
     files.append(RemoteFile(url=archive, name=f"{safe_file_name(link.repo)}-{sha[:12]}.{suffix}", expect_archive=True,
@@ -105,11 +106,17 @@ def resolve(link: GitHubLink, client: HttpClient, settings: DownloadSettings, ch
     return Resolution(kind=kind, label=label, files=files, listing=listing, subpath=subpath)
 
 
-def _commit_of(api: str, ref: str, client: HttpClient, label: str) -> str:
+def _commit_of(api: str, ref: str, client: HttpClient, label: str, dated: dict[str, str] | None = None) -> str:
+    """The commit `ref` names; `dated` receives its committer date ("date"), which the review resolves the
+    dependencies the artifact leaves open as of (provision/era.py)."""
     data = client.get_json(f"{api}/commits/{quote(ref, safe='')}", label, JSON)
     sha = str(data.get("sha") or "") if isinstance(data, dict) else ""
     if not SHA.match(sha):
         raise AcquisitionError(f"{label}: {api}/commits/{ref} did not name a commit")
+    commit = data.get("commit")
+    committer = commit.get("committer") if isinstance(commit, dict) else None
+    if dated is not None and isinstance(committer, dict) and isinstance(committer.get("date"), str):
+        dated["date"] = committer["date"]
     return sha
 
 

@@ -11,7 +11,8 @@ from .classify import HEAD_SETUP
 from .model import EnvVar, Step
 from .view import ArtifactView, FileIndex, safe_read
 
-PY_VERSION = re.compile(r"\bpython\s*(?:[23](?=\s*\())?\s*\(?\s*(?:version\s*|v)?(>=|≥|>|<=|==|~=|\^)?\s*"
+PY_VERSION = re.compile(r"\bpython\s*(?:\|\s*)?(?:[23](?=\s*\())?\s*\(?\s*(?:version\s*[:=]?\s*|v)?"
+                        r"(>=|≥|>|<=|==|~=|\^|=)?\s*"
                         r"([23]\.\d{1,2}(?:\.\d+)?)(\+|\s+(?:or|and)\s+(?:above|higher|newer|later|greater|up))?"
                         r"(?:\s+\(?or\s+([23]\.\d{1,2})\)?)?", re.IGNORECASE)
 TOOLS = [
@@ -54,7 +55,7 @@ def python_versions(texts: list[str], view: ArtifactView, index: FileIndex, note
     for text in texts:
         for match in PY_VERSION.finditer(text):
             op, version, plus, other = match.groups()
-            op = ">=" if plus or op == "≥" else (op or "")
+            op = ">=" if plus or op == "≥" else ("" if op in (None, "=") else op)
             found.append(f"{op}{version}")
             if other:
                 found.append(other)

@@ -7,6 +7,8 @@ import sys
 from collections.abc import Sequence
 
 from .context import apt_script, pip_script, relative
+from .declared import declared_by
+from .era import Era, era_pip_script
 from .model import VENV, EnvPlan, ProvisionStep
 from .pyversions import fmt, parse_minor
 from .tables import normalize, series_below, table, tool_entry, wheel_ceiling
@@ -168,16 +170,25 @@ def fix_for_missing_module(module: str, plan: EnvPlan, files: Sequence[str] = ()
     if own:
         return None  # the artifact's own module: a working-directory/PYTHONPATH problem, not a missing package
     dist = module_to_distribution(module)
-    return ProvisionStep(script=pip_script([dist]), purpose=f"install {dist}, which provides the missing module "
-                         f"`{module}` (not declared by the artifact)", kind="pip", network=True, documented=False,
-                         action="install", env=dict(plan.activate))
+    where = declared_by(plan.declared, module, dist)
+    era = Era.from_dict(plan.era)
+    said = (f"declared by the artifact in {where}, but the documented install did not install it" if where
+            else "not declared by any dependency file of the artifact")
+    return ProvisionStep(script=era_pip_script(pip_script([dist]), era),
+                         purpose=f"install {dist}, which provides the missing module `{module}` ({said})"
+                         + (f"; resolved as of {era.iso}, the artifact's date ({era.source})" if era else ""),
+                         kind="pip", network=True, documented=False, action="install", env=dict(plan.activate))
 
 
 def notebook_tooling(plan: EnvPlan) -> list[ProvisionStep]:
     """nbclient + ipykernel in the review's venv (its own python3 kernel; nothing registered globally)."""
-    check = f"{VENV}/bin/python -c 'import nbclient, ipykernel' 2>/dev/null || "
-    return [ProvisionStep(script=check + pip_script(["nbclient", "ipykernel"]), purpose="execute notebooks: nbclient "
-                          "and ipykernel in the review's virtual environment (kernel found via the venv's prefix)",
+    check = f"{VENV}/bin/python -c 'import nbclient, ipykernel' 2>/dev/null"
+    era = Era.from_dict(plan.era)
+    return [ProvisionStep(script=era_pip_script(pip_script(["nbclient", "ipykernel"]), era, guard=check),
+                          purpose="execute notebooks: nbclient and ipykernel in the review's virtual environment "
+                          "(kernel found via the venv's prefix)" + (f", of the artifact's date {era.iso} like its own "
+                                                                    "packages (today's releases if that fails)"
+                                                                    if era else ""),
                           kind="pip", network=True, documented=False, action="install", required=True,
                           env=dict(plan.activate))]
 

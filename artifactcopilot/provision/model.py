@@ -52,12 +52,18 @@ class ProvisionStep:
     """The documented step it comes from ("README.md:21"), or the file that declares what it installs."""
     required: bool = True
     """False when the review can go on without it (optional extras, tools for figures only)."""
+    fallback: ProvisionStep | None = None
+    """Run instead when this step fails: the same install with today's releases when this one resolves as of the
+    artifact's date (provision/era.py)."""
     env: dict[str, str] = field(default_factory=dict)
     """Environment later commands need after this step (e.g. PATH with the virtual environment first; a value
     may refer to the variable's current value as `$PATH`)."""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if self.fallback is None:
+            out.pop("fallback")
+        return out
 
 
 @dataclass
@@ -102,6 +108,16 @@ class EnvPlan:
     notes: list[str] = field(default_factory=list)
     blockers: list[str] = field(default_factory=list)
     """What cannot be had here, read up front (a package with no wheel for any interpreter on offer)."""
+    installs: list[str] = field(default_factory=list)
+    """Distributions the plan's install steps install (probed for import once they ran: D2's evaluable state)."""
+    declared: dict[str, str] = field(default_factory=dict)
+    """Every distribution a dependency file of the artifact declares -> that file (provision/declared.py)."""
+    era: dict[str, str] | None = None
+    """The artifact's date {"date", "source"} that open dependencies are resolved as of (provision/era.py)."""
+    octave: dict[str, list[str]] = field(default_factory=dict)
+    """Octave Forge package -> toolbox functions the MATLAB code calls (provision/runtimes.py)."""
+    r_libraries: list[str] = field(default_factory=list)
+    """R packages the R scripts load (installed from Debian's r-cran-* in containers)."""
     activate: dict[str, str] = field(default_factory=lambda: {"VIRTUAL_ENV": VENV, "PATH": f"{VENV}/bin:$PATH"})
     """Environment the artifact's commands run with so that `python`, `pip` and console scripts are the venv's
     (`$PATH` stands for the sandbox's PATH)."""
@@ -119,5 +135,10 @@ class EnvPlan:
             "container": self.container,
             "notes": list(self.notes),
             "blockers": list(self.blockers),
+            "installs": list(self.installs),
+            "declared": dict(self.declared),
+            "era": dict(self.era) if self.era else None,
+            "octave": dict(self.octave),
+            "r_libraries": list(self.r_libraries),
             "activate": dict(self.activate),
         }

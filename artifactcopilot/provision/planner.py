@@ -19,12 +19,16 @@ from . import managers
 from .choose import choose_python
 from .commands import Command
 from .context import Context, absorb_requirements, add, apt_script, pip_script
+from .docfiles import prefer_named, renames_in, with_renames
+from .era import Era
 from .failures import module_to_distribution
+from .installs import installs_and_era
 from .metadata import read_project
 from .model import PIP, VENV, VENV_PYTHON, EnvPlan, InstallStep, ProvisionStep, PythonChoice
 from .pyversions import fmt, parse_minor, parse_spec
 from .relax import relax_old_pins
 from .requirements import REQ_FILE, excluded_reason, select_requirement_files
+from .runtimes import runtime_steps
 from .system import build_needs, plan_tools
 from .tables import WHEEL_ONLY, normalize, tool_entry, wheel_ceiling
 from .translate import translate
@@ -43,11 +47,15 @@ def _safe(read: Callable[[str], str | None]) -> Callable[[str], str | None]:
 def plan_environment(files: list[str], read: Callable[[str], str | None], documented: list[InstallStep],
                      interpreters: dict[str, str], *, container: bool, workflow_entries: Iterable[str] = (),
                      doc_python: Iterable[str] = (), doc_tools: Iterable[str] = (),
-                     doc_packages: Iterable[str] = (), era: tuple[str, str] | None = None) -> EnvPlan:
+                     doc_packages: Iterable[str] = (), era: tuple[str, str] | None = None,
+                     date: Era | None = None, doc_files: Iterable[str] = (), doc_texts: Iterable[str] = ()) -> EnvPlan:
     """Plan the environment; bad input (unreadable or corrupt files) becomes notes, never an exception.
 
     `era`: (version, why) of the Python contemporary with the artifact, preferred when nothing the artifact
-    says decides (old code often breaks on newer standard libraries)."""
+    says decides (old code often breaks on newer standard libraries). `date`: the artifact's date, as of which
+    the install steps resolve what the artifact leaves open (provision/era.py). `doc_files`: requirement files
+    the documentation names (installed whatever else it says: provision/docfiles.py); `doc_texts`: the documents'
+    text (a Java version they name: provision/runtimes.py)."""
     files = [f for f in files or [] if isinstance(f, str)]
     reader = _safe(read)
     ctx = Context(files=files, read=reader, container=container, project=read_project(files, reader))
@@ -61,6 +69,7 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
             translate(ctx, step)
         except Exception as exc:  # noqa: BLE001 - one unreadable step must not lose the rest of the plan
             ctx.note(f"documented step {getattr(step, 'cmd', step)!r} could not be planned ({type(exc).__name__})")
+    prefer_named(ctx, [f for f in doc_files if isinstance(f, str)])
     documented_install = ctx.deps_installed or ctx.project_installed
     skipped = _fallbacks(ctx, list(workflow_entries), documented_install)
     _doc_packages(ctx, list(doc_packages), documented_install)
@@ -87,8 +96,11 @@ def plan_environment(files: list[str], read: Callable[[str], str | None], docume
     plan.skipped_requirement_files = _skipped(ctx, skipped)
     plan.apt_packages = list(dict.fromkeys(p for s in plan.steps if s.kind == "apt" or "apt-get install" in s.script
                                            for p in _apt_names(s.script))) if container else []
-    plan.notes = ctx.notes
     plan.blockers = _wheel_blockers(ctx, choice, offered)
+    installs_and_era(ctx, plan, date)
+    runtime_steps(ctx, plan, [t for t in doc_texts or [] if isinstance(t, str)],
+                  [t for t in doc_tools or [] if isinstance(t, str)])
+    plan.notes = ctx.notes
     return plan
 
 
@@ -157,8 +169,12 @@ def _fallbacks(ctx: Context, entries: list[str], documented_install: bool) -> li
     chosen, skipped = select_requirement_files(ctx.files, entries)
     for path in chosen:
         folder, _, name = path.rpartition("/")
-        add(ctx, pip_script(["-r", name], folder or "."), f"install {path}: the requirement file "
-            f"{'nearest to the workflow' if entries else 'at the top level'} (the docs give no install step)",
+        fixed = with_renames(ctx, path)
+        script = f"{fixed[0]}\n{pip_script(['-r', fixed[1]], folder or '.')}" if fixed else \
+            pip_script(["-r", name], folder or ".")
+        add(ctx, script, f"install {path}: the requirement file "
+            f"{'nearest to the workflow' if entries else 'at the top level'} (the docs give no install step)"
+            + "".join(f"; uses the current PyPI name {new} for {old}" for old, new in renames_in(ctx, path)),
             "pip", documented=False, action="install", source=path)
         ctx.requirement_files.append(path)
         absorb_requirements(ctx, path)

@@ -14,6 +14,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from . import aptsteps, managers
 from .commands import CONDA_INSTALLER, Command, parse
 from .context import Context, absorb_requirements, activated, add, join, pip_script, prefix, relative, src
+from .docfiles import renames_in, with_renames
 from .makefile import recipes
 from .model import VENV, VENV_PYTHON, InstallStep
 from .pyversions import parse_minor
@@ -49,6 +50,7 @@ def translate(ctx: Context, step: InstallStep) -> None:
 def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallStep | None) -> None:
     args, own, targets, deps = [], False, 0, False
     fixes: list[str] = []
+    preludes: list[str] = []
     argv, i = _without_commas(cmd.argv, fixes), 0
     while i < len(argv):
         word = argv[i]
@@ -57,7 +59,8 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
         elif (flag := _file_flag(argv, i)) is not None:
             name, path, used = flag
             i += used
-            if (found := _requirement_file(ctx, path, cwd, name in ("-r", "--requirement"), step, fixes)) is not None:
+            if (found := _requirement_file(ctx, path, cwd, name in ("-r", "--requirement"), step, fixes,
+                                           preludes)) is not None:
                 args += [name, found]
                 targets, deps = targets + 1, deps or name in ("-r", "--requirement")
         elif word in ARG_FLAGS and i + 1 < len(argv):
@@ -78,7 +81,7 @@ def pip_install(ctx: Context, cmd: Command, cwd: str, env: dict, step: InstallSt
     for fix in fixes:
         ctx.note(f"`{cmd.text}` ({src(step)}) {fix}")
     action = "run" if not fixes else "install" if all(f.startswith(RENAMED) for f in fixes) else "command_fix"
-    add(ctx, pip_script(args, cwd, env), purpose, "project" if own and targets == 1 else "pip",
+    add(ctx, "\n".join([*preludes, pip_script(args, cwd, env)]), purpose, "project" if own and targets == 1 else "pip",
         documented=True, action=action, source=src(step))
     for name, local in ctx.published:  # the artifact's own code stands in only when the release cannot be had
         add(ctx, f"{VENV_PYTHON} -m pip show {name} >/dev/null 2>&1 || {pip_script([local], cwd, env)}",
@@ -108,8 +111,9 @@ def _file_flag(argv: list[str], i: int) -> tuple[str, str, int] | None:
 
 
 def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: InstallStep | None,
-                      fixes: list[str]) -> str | None:
-    """The requirement file as the command should name it (fixed when it lives elsewhere); None when missing."""
+                      fixes: list[str], preludes: list[str]) -> str | None:
+    """The requirement file as the command should name it (fixed when it lives elsewhere, or a copy with retired
+    PyPI names replaced, written by a prelude); None when missing."""
     rel = join(cwd, path)
     if not ctx.exists(rel):
         same = [f for f in ctx.files if posixpath.basename(f) == posixpath.basename(path) and not excluded_reason(f)]
@@ -124,6 +128,11 @@ def _requirement_file(ctx: Context, path: str, cwd: str, install: bool, step: In
             ctx.requirement_files.append(rel)
         ctx.dependency_source = ctx.dependency_source or rel
         absorb_requirements(ctx, rel)
+        if fixed := with_renames(ctx, rel):
+            preludes.append(fixed[0])
+            fixes += [f"{RENAMED} {new} for {old} (in {rel}: a retired or wrong PyPI name)"
+                      for old, new in renames_in(ctx, rel)]
+            return fixed[1]
     return path
 
 

@@ -22,6 +22,7 @@ from ..sandbox.base import ARTIFACT_DIR
 from ..sandbox.commandlog import STDOUT, CommandLog, parse_log
 from .reach import with_reach
 from .reading import Reader, read_json
+from .reviewlimits import review_limit_cause
 
 TAIL = 6000
 NOT_RUN = "not run"
@@ -146,7 +147,7 @@ def find_causes(logs: list[tuple[str, CommandLog]], only_failing: bool = False, 
     """Up to `limit` causes of different kinds, each from another command, in rubric order; an error line only when
     nothing more telling was found."""
     failing = [(ev, log) for ev, log in logs if _failed(log)] or ([] if only_failing else logs)
-    found: list[Cause] = []
+    found = [c for ev, log in failing if (c := review_limit_cause(ev, log, _shown(log), Cause))][:limit]
     for blocker in blockers():
         if blocker.code == "error":
             cut = next(((ev, log) for ev, log in failing if log.timed_out and ev not in {c.evidence for c in found}),
@@ -345,6 +346,5 @@ def not_established_words(packets: dict[str, PhasePacket], rubric: Rubric, read:
             score = packet.score.value if packet.score else "not scored"
             out.append(f"{dim} ({title}), {score}: not established — {_unmet(packet, rubric, 4)}.")
     return out
-
 
 __all__ = ["Cause", "dimension_words", "find_cause", "find_causes", "not_established_words", "repository_files"]

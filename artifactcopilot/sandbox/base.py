@@ -31,6 +31,9 @@ CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 """The host's CA bundle (TLS for package managers needs it where the network presents its own certificate)."""
 SANDBOX_CA = f"{ENV_ROOT}/ca-certificates.crt"
 """Where container backends mount the host's CA bundle (not over Debian's own, which apt must be able to update)."""
+REVIEW_SETTINGS = ("MPLBACKEND",)
+"""Settings of the review's own (headless rendering) that a command can withdraw by passing the name with an empty
+value: a notebook's kernel then chooses its backend itself (its `%matplotlib inline`, ipykernel's default)."""
 PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 
 
@@ -56,8 +59,9 @@ class Limits:
     """A command with no new output for this long is stuck: killed and recorded; None disables it."""
     phase_budget_s: float | None = None
     """Wall-clock budget of all commands of one phase; None means only the per-command timeout applies."""
-    tmp_mb: int = 512
-    """Size of a private /tmp where the backend makes one (Docker)."""
+    tmp_mb: int = 8192
+    """The review's disk budget for the artifact's temporary directory (/tmp and TMPDIR, on disk and executable in
+    every backend): a command that fills it past this is stopped and the limit named (sandbox/tmpspace.py)."""
 
     def cpu_rlimit(self, timeout: float) -> int:
         return int(self.cpu_seconds or timeout * (os.cpu_count() or 1)) + 1
@@ -217,6 +221,8 @@ def clean_env(extra: dict[str, str] | None = None, home: str = f"{ENV_ROOT}/home
                     or name == "PIP_TRUSTED_HOST" and os.environ.get(name)):
                 env[name] = os.environ[name]
     for key, value in (extra or {}).items():
-        if not SECRET_PATTERN.search(key):
+        if key in REVIEW_SETTINGS and value == "":  # the review's own setting withdrawn for this command
+            env.pop(key, None)
+        elif not SECRET_PATTERN.search(key):
             env[key] = value
     return env

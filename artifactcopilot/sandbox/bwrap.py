@@ -2,11 +2,12 @@
 
 `command_argv` builds one bwrap invocation: new user, PID, network (unless the command asks for
 network), IPC, UTS and cgroup namespaces; no capabilities; a root that is an empty read-only
-tmpfs with the host's system folders bound read-only; a fresh /tmp, /dev (writable /dev/shm) and
-/proc; the reviewer's home, /root, /run, /var, /srv, /mnt and everything else of the host not
-visible; the artifact copy read-write at `ARTIFACT` and the review's environment folder
-read-write at `ENV_ROOT`, the same paths as in the Docker sandbox. `probe` runs that sandbox
-once and says in one line what is missing when this machine cannot provide it.
+tmpfs with the host's system folders bound read-only; the session's own /tmp (a scratch folder on
+disk, executable: sandbox/tmpspace.py), a fresh /dev (writable /dev/shm) and /proc; the reviewer's
+home, /root, /run, /var, /srv, /mnt and everything else of the host not visible; the artifact
+copy read-write at `ARTIFACT` and the review's environment folder read-write at `ENV_ROOT`, the
+same paths as in the Docker sandbox. `probe` runs that sandbox once and says in one line what is
+missing when this machine cannot provide it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .base import ARTIFACT_DIR, ENV_ROOT, Limits
+from .tmpspace import TMP
 
 ARTIFACT = ARTIFACT_DIR
 """Where the artifact copy is mounted inside the sandbox (as in the Docker sandbox)."""
@@ -51,6 +53,8 @@ class Layout:
     """The review's environment folder: venv/, home/, tmp/ (read-write at ENV_ROOT)."""
     hidden: tuple[Path, ...] = ()
     """Host paths hidden even when they lie inside a visible system folder (home, caches, scratch)."""
+    tmp: Path | None = None
+    """The host folder that is the command's /tmp (on disk, executable; sandbox/tmpspace.py); None: a tmpfs."""
 
 
 def find_bwrap() -> str | None:
@@ -140,8 +144,9 @@ def command_argv(bwrap: str, bash: str, layout: Layout, *, workdir: str, network
     args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "artifact",
              "--info-fd", str(info_fd), "--tmpfs", "/"]
     args += _visible_system_dirs()
+    tmp = ["--bind", str(layout.tmp), TMP] if layout.tmp is not None else ["--tmpfs", TMP]
     args += ["--ro-bind", "/sys", "/sys", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
-             "--tmpfs", "/tmp", "--dir", "/var", "--tmpfs", "/var/tmp"]
+             *tmp, "--dir", "/var", "--tmpfs", "/var/tmp"]
     args += _masks(layout.hidden)
     args += ["--bind", str(layout.env), ENV_ROOT, "--dir", ARTIFACT, "--bind", str(layout.artifact), ARTIFACT]
     relay = [] if not (network and net.relay) else [

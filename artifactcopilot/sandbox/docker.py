@@ -6,7 +6,10 @@ host is mounted (no home, no Docker socket) and no host variable is passed; the 
 copied in, so install steps verify TLS wherever the host does. The container starts with no network;
 a command that asks for it gets the bridge network for its duration only, and each enablement becomes
 a report flag. After every command all processes except the container's init and keeper are killed,
-so nothing a command leaves in the background survives it. The sandbox offers the Python of each base
+so nothing a command leaves in the background survives it. The container's /tmp is a scratch folder of the host
+(on disk, executable, measured against the review's disk budget: sandbox/tmpspace.py), not Docker's memory-backed
+`noexec` tmpfs; the memory and pids limits are read back from the container's cgroup (sandbox/dockercgroup.py).
+The sandbox offers the Python of each base
 image present (one per Debian suite); `use_suite` moves the review to one of them.
 """
 from __future__ import annotations
@@ -26,9 +29,11 @@ from typing import TYPE_CHECKING
 from ..models import CommandRecord
 from .base import ARTIFACT_DIR, CA_BUNDLE, ENV_ROOT, Enforcement, Limits, RunResult, Snapshot, clean_env
 from .baseimage import SuiteImages
+from .dockercgroup import LimitCounters
 from .image import BASE_REPOSITORY, DEFAULT_IMAGE, connect, labels, orphans
 from .relay import INSIDE, INSIDE_DIR, HostRelay, describe, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, copy_artifact, limit_notes, prepare_run, record_for, watch
+from .tmpspace import TMP, TempSpace
 
 if TYPE_CHECKING:
     from docker.models.containers import Container
@@ -85,7 +90,7 @@ class DockerSession:
         self.images: list[str] = []
         self.container: Container | None = None
         self.image = sandbox.image
-        self._oom, self._pids_max = 0, 0
+        self.tmp = TempSpace(sandbox.scratch_root / f"tmp-{root.name}", self.limits.tmp_mb)
         self.relay: HostRelay | None = None
         self.relay_dir = relay_folder() if sandbox.proxy_ports else None
         _LIVE.add(self)
@@ -102,7 +107,7 @@ class DockerSession:
         lim = self.limits
         bridge = self._bridge()
         self.name = f"copilot-{self.role}-{uuid.uuid4().hex[:10]}"  # known before the engine answers: removable by name
-        volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}}
+        volumes = {str(self.root): {"bind": MOUNT, "mode": "rw"}, str(self.tmp.folder): {"bind": TMP, "mode": "rw"}}
         if self.relay_dir is not None:  # the proxy relay's sockets (sandbox/relay.py), for network-on steps
             self.relay_dir.mkdir(parents=True, exist_ok=True)
             volumes[str(self.relay_dir)] = {"bind": INSIDE_DIR, "mode": "ro"}
@@ -110,8 +115,7 @@ class DockerSession:
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True,
             name=self.name, hostname="artifact", working_dir=MOUNT,
             labels=labels(self.role, self.sandbox.review), network_mode="bridge" if bridge else "none",
-            volumes=volumes, tmpfs={"/tmp": f"size={lim.tmp_mb}m"},
-            shm_size=f"{SHM_MB}m",
+            volumes=volumes, shm_size=f"{SHM_MB}m",
             mem_limit=f"{lim.memory_mb}m", memswap_limit=f"{lim.memory_mb}m",
             nano_cpus=int(min(lim.cpus, os.cpu_count() or 1) * 1e9), pids_limit=lim.max_processes,
             security_opt=["no-new-privileges"], cap_drop=["NET_RAW", "MKNOD", "AUDIT_WRITE"],
@@ -126,8 +130,7 @@ class DockerSession:
         # one exec (each costs three engine calls): the review's folders, then the keeper (init's only child)
         self.keeper = self._exec_simple(["sh", "-c", 'mkdir -p "$1" "$2" && cat /proc/1/task/1/children', "sh",
                                          f"{ENV_ROOT}/home", f"{ENV_ROOT}/tmp"]).split()[:1] or ["0"]
-        self._cgroups = _cgroup_files(self.container.attrs["State"]["Pid"])
-        self._oom, self._pids_max = self._counters()
+        self.counters = LimitCounters(self.container.attrs["State"]["Pid"], lim)
 
     def _copy_ca_bundle(self) -> None:
         """Copy the host's CA bundle in (not a mount: apt's update-ca-certificates must be able to replace it),
@@ -162,9 +165,8 @@ class DockerSession:
     def _remove_container(self) -> None:
         from docker.errors import APIError, NotFound
 
-        with contextlib.suppress(Exception):  # removal below matters more
-            if self.container is not None and os.getuid() != 0:  # files written as root must stay removable
-                self._exec_simple(["chown", "-R", f"{os.getuid()}:{os.getgid()}", MOUNT])
+        if self.container is not None and os.getuid() != 0:  # files written as root must stay removable
+            self._exec_quietly(["chown", "-R", f"{os.getuid()}:{os.getgid()}", MOUNT, TMP])
         for ref in ([self.container.id] if self.container is not None else []) + [getattr(self, "name", "")]:
             try:
                 if ref:
@@ -195,6 +197,7 @@ class DockerSession:
         if self.relay_dir is not None:
             shutil.rmtree(self.relay_dir, ignore_errors=True)
         shutil.rmtree(self.root, ignore_errors=True)
+        self.tmp.remove()
 
     def set_phase(self, phase: str) -> None:
         self.budget.set_phase(phase)
@@ -206,6 +209,10 @@ class DockerSession:
         if self.client.api.exec_inspect(exec_id).get("ExitCode") not in (0, None):
             raise RuntimeError(f"{argv[0]} failed in the container: {out.strip()[:200]}")
         return out
+
+    def _exec_quietly(self, argv: list[str]) -> None:
+        with contextlib.suppress(Exception):  # best effort: what it cleans up is removed on close at the latest
+            self._exec_simple(argv)
 
     def _kill_all(self) -> None:
         with contextlib.suppress(Exception):  # e.g. a fork bomb holds every pid: no exec can start
@@ -254,7 +261,7 @@ class DockerSession:
         start = time.monotonic()
         try:
             env_vars = clean_env(env, f"{ENV_ROOT}/home", network=networked)
-            env_vars["TMPDIR"] = "/tmp"
+            env_vars["TMPDIR"] = TMP
             workdir = MOUNT if rel == "." else f"{MOUNT}/{rel}"
             exec_id = self.client.api.exec_create(self._live().id,
                                                   ["sh", "-c", WRAPPER, "sandbox", cmd, self.keeper[0]],
@@ -266,12 +273,14 @@ class DockerSession:
             reader.start()
             reason, events = None, []
             try:
-                reason = watch(lambda step: _joined(reader, step), [out, err], timeout, self.limits.stall_s)
+                self.tmp.reset()
+                reason = watch(lambda step: _joined(reader, step), [out, err], timeout, self.limits.stall_s,
+                               self.tmp.over_budget)
             finally:
-                events = self._new_limit_events()  # before a kill: a restart would reset the counters
+                events = self.counters.new_events()  # before a kill: a restart would reset the counters
                 if reason or reader.is_alive():
                     self._kill_all()
-                    self._oom, self._pids_max = self._counters()
+                    self.counters.reset()
                 reader.join(10)
             exit_code = self.client.api.exec_inspect(exec_id).get("ExitCode")
         finally:
@@ -280,8 +289,11 @@ class DockerSession:
         duration = time.monotonic() - start
         self.budget.spend(duration)
         changes = before.diff(Snapshot.take(self.root))
-        notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, exit_code)
+        notes = limit_notes(self.limits, reason, timeout, bytes(out.tail) + bytes(err.tail), out.dropped + err.dropped,
+                            exit_code, self.tmp)
         notes += events
+        if reason == "disk":  # what the stopped command left would stop the next one at once
+            self._exec_quietly(["sh", "-c", f"rm -rf {TMP}/* {TMP}/.[!.]* 2>/dev/null; true"])
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
         if network and not networked:
@@ -290,21 +302,6 @@ class DockerSession:
             notes.append(relay_problem)
         return record_for(cmd, rel, exit_code, duration, out, err, changes, _dedupe(notes), killed=reason is not None,
                           network=networked)
-
-    def _counters(self) -> tuple[int, int]:
-        oom = _read_counter(self._cgroups.get("memory"), "oom_kill")
-        pids = _read_counter(self._cgroups.get("pids"), "max")
-        return oom, pids
-
-    def _new_limit_events(self) -> list[str]:
-        oom, pids = self._counters()
-        notes = []
-        if oom > self._oom:
-            notes.append(f"memory limit {self.limits.memory_mb} MB (process killed by the OOM killer)")
-        if pids > self._pids_max:
-            notes.append(f"process limit {self.limits.max_processes} (fork refused {pids - self._pids_max} times)")
-        self._oom, self._pids_max = oom, pids
-        return notes
 
     # ---- artifact-declared environment ---------------------------------------------------------
     def build_image(self, dockerfile: str, timeout: float | None = None) -> RunResult:
@@ -413,40 +410,6 @@ def _dedupe(notes: list[str]) -> list[str]:
     return out
 
 
-def _cgroup_files(pid: int) -> dict[str, Path]:
-    """Host paths of the container's OOM and pids-limit counters (cgroup v1 or v2); empty if not visible."""
-    files: dict[str, Path] = {}
-    try:
-        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
-    except OSError:
-        return files
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        names = controllers.split(",")
-        if "memory" in names:
-            files["memory"] = Path("/sys/fs/cgroup/memory") / path.lstrip("/") / "memory.oom_control"
-        if "pids" in names:
-            files["pids"] = Path("/sys/fs/cgroup/pids") / path.lstrip("/") / "pids.events"
-        if controllers == "" and "memory" not in files:
-            base = Path("/sys/fs/cgroup") / path.lstrip("/")
-            files.setdefault("memory", base / "memory.events")
-            files.setdefault("pids", base / "pids.events")
-    return {k: v for k, v in files.items() if v.exists()}
-
-
-def _read_counter(path: Path | None, key: str) -> int:
-    if path is None:
-        return 0
-    try:
-        for line in path.read_text().splitlines():
-            name, _, value = line.partition(" ")
-            if name == key and value.strip().isdigit():
-                return int(value)
-    except OSError:
-        pass
-    return 0
-
-
 class DockerSandbox:
     """Runs commands in containers of a local Docker Engine (base image or the artifact's own)."""
 
@@ -517,7 +480,9 @@ class DockerSandbox:
         return Enforcement(backend=self.name, pid_namespace=True, network_isolated=True, read_only_host=True,
                            scratch_outside_run=True, fresh_home=True, env_allowlist=True,
                            memory=f"container limit {self.limits.memory_mb} MB",
-                           processes=f"pids limit {self.limits.max_processes}", notes=(f"image {self.image}",))
+                           processes=f"pids limit {self.limits.max_processes}",
+                           notes=(f"image {self.image}", f"/tmp on the host's scratch disk (executable) with a disk "
+                                  f"budget of {self.limits.tmp_mb} MB"))
 
     def network_note(self) -> str:
         """How a network-on step is contained (the report says which applied)."""

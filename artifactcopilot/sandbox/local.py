@@ -29,6 +29,7 @@ from .cgroup import CommandCgroup, remove_stale, stale
 from .interpreters import host_pythons
 from .relay import HostRelay, loopback_proxy_ports, relay_folder
 from .runner import Capture, PhaseBudget, _ended, copy_artifact, limit_notes, prepare_run, record_for, watch
+from .tmpspace import TMP, TempSpace
 from .usernet import HOST, READY_S, USER_MODE, Slirp, describe_mode, local_mode
 
 
@@ -63,9 +64,10 @@ class LocalSession:
     def __init__(self, sandbox: LocalSandbox, root: Path, env_dir: Path):
         self.sandbox, self.root, self.env_dir = sandbox, root, env_dir
         self.limits = sandbox.limits
-        for sub in ("venv", "home", "tmp"):
+        for sub in ("venv", "home"):
             (env_dir / sub).mkdir(parents=True, exist_ok=True)
-        self.layout = bwrap.Layout(root, env_dir, sandbox.hidden)
+        self.tmp = TempSpace(env_dir / "tmp", self.limits.tmp_mb)
+        self.layout = bwrap.Layout(root, env_dir, sandbox.hidden, self.tmp.folder)
         self.budget = PhaseBudget(self.limits.phase_budget_s)
         self._live: set[subprocess.Popen] = set()
         self.relay: HostRelay | None = None
@@ -89,7 +91,7 @@ class LocalSession:
 
     def _env(self, env: dict[str, str] | None, network: bool) -> dict[str, str]:
         merged = clean_env(env, f"{ENV_ROOT}/home", network=network)
-        merged["TMPDIR"] = f"{ENV_ROOT}/tmp"
+        merged["TMPDIR"] = TMP
         return merged
 
     def _start(self, cmd: str, workdir: Path, rel: str, env: dict[str, str] | None, network: bool, timeout: float,
@@ -145,7 +147,9 @@ class LocalSession:
             err.start()
             reason = None
             try:
-                reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s)
+                self.tmp.reset()
+                reason = watch(lambda step: _ended(proc, step), [out, err], timeout, self.limits.stall_s,
+                               self.tmp.over_budget)
             finally:
                 self._stop(proc, info)
                 if slirp is not None:
@@ -159,7 +163,11 @@ class LocalSession:
         duration = time.monotonic() - start
         self.budget.spend(duration)
         changes = before.diff(Snapshot.take(self.root))
-        notes = limit_notes(self.limits, reason, timeout, bytes(err.tail), out.dropped + err.dropped, proc.returncode)
+        notes = limit_notes(self.limits, reason, timeout, bytes(out.tail) + bytes(err.tail), out.dropped + err.dropped,
+                            proc.returncode, self.tmp)
+        if reason == "disk":  # what the stopped command left would stop the next one at once
+            self.tmp.remove()
+            self.tmp = TempSpace(self.tmp.folder, self.limits.tmp_mb)
         notes += self._cgroup_notes(notes, refused, ooms)
         if reason == "timeout" and clamped:
             notes.append(f"phase budget of {self.budget.budget_s:g}s for {self.budget.phase or 'this phase'} exhausted")
@@ -276,7 +284,8 @@ class LocalSandbox:
                            scratch_outside_run=True, fresh_home=True, env_allowlist=True, memory=memory,
                            processes=processes,
                            notes=(f"{bwrap.version() or 'bubblewrap'}, commands run as {who}",
-                                  "same kernel as the reviewer"))
+                                  "same kernel as the reviewer", f"/tmp on the scratch disk (executable) with a disk "
+                                  f"budget of {lim.tmp_mb} MB"))
 
     def close(self) -> None:
         for session in list(self._sessions):

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ..models import CommandRecord
 from .base import Limits, RunResult
+from .tmpspace import TempSpace, space_notes
 
 HEAD_CHARS = 4000
 TAIL_BYTES = 8192
@@ -78,9 +79,11 @@ class Capture(threading.Thread):
             pass  # the stream closed under us when the command was killed
 
 
-def watch(wait, captures: list[Capture], timeout: float, stall_s: float | None) -> str | None:
+def watch(wait, captures: list[Capture], timeout: float, stall_s: float | None,
+          over_budget: Callable[[], bool] | None = None) -> str | None:
     """Call `wait(step)` (True once the command ended; returns early when it does) until the command ends;
-    return 'timeout' or 'stuck' when a limit ends the wait first."""
+    return 'timeout', 'stuck' or 'disk' (`over_budget()` said the temporary directory is over the review's disk
+    budget) when a limit ends the wait first."""
     start = time.monotonic()
     while True:
         now = time.monotonic()
@@ -88,6 +91,8 @@ def watch(wait, captures: list[Capture], timeout: float, stall_s: float | None) 
             return "timeout"
         if stall_s and now - max([start] + [c.last_output for c in captures]) > stall_s:
             return "stuck"
+        if over_budget is not None and over_budget():
+            return "disk"
         if wait(min(0.05 if now - start < 1 else 0.2, max(timeout - (now - start), 0.001))):
             return None
 
@@ -107,9 +112,12 @@ FILE_SIZE_ERRORS = re.compile(rb"File too large|File size limit exceeded")
 
 
 def limit_notes(limits: Limits, reason: str | None, timeout: float, stderr_tail: bytes, dropped: int,
-                exit_code: int | None) -> list[str]:
-    """Human-readable limits a command ran into, from how it ended and what it printed."""
+                exit_code: int | None, space: TempSpace | None = None) -> list[str]:
+    """Human-readable limits a command ran into, from how it ended and what it printed (`stderr_tail`: the tail of
+    its output); `space`: its temporary directory, whose budget a 'disk' stop names."""
     notes = []
+    if reason == "disk" and space is not None:
+        notes.append(space.exceeded_note())
     if reason == "timeout":
         notes.append(f"timeout after {timeout:g}s")
     elif reason == "stuck":
@@ -124,6 +132,7 @@ def limit_notes(limits: Limits, reason: str | None, timeout: float, stderr_tail:
         notes.append(f"file size limit {limits.max_file_mb} MB")
     if exit_code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
         notes.append("CPU time limit")
+    notes += space_notes(stderr_tail, limits.tmp_mb, space.free_mb() if space is not None else None)
     return notes
 
 

@@ -8,8 +8,10 @@ set to a small module of ours: it renders like Agg, and its `show()` saves each 
 closing the window would. The review lists those files after the run: they are what the run *showed*.
 
 This changes nothing in the artifact and nothing it computes, so it is no intervention; the command log names
-the files. Should a command replace PYTHONPATH so the backend cannot be imported, the run is repeated once
-with the plain Agg backend (see tools/running.py).
+the files. A notebook is different: its kernel draws figures into the notebook (`%matplotlib inline`, ipykernel's
+default), so a notebook runs without the review's backend setting at all, and the figures it showed are read from
+the executed copy (`notebook_figures`). Should a command replace PYTHONPATH so the backend cannot be imported,
+the run is repeated once with the plain Agg backend (see tools/running.py).
 """
 from __future__ import annotations
 
@@ -123,3 +125,34 @@ def read_figure(root: Path, rel: str) -> bytes | None:
     except OSError:
         return None
     return data if data.startswith(b"\x89PNG") else None
+
+
+def notebook_figures(root: Path, executed: str, run: str) -> list[str]:
+    """The figures an executed notebook shows (its PNG outputs, as the kernel's inline backend drew them), written
+    as files of run `run` like the figures a script shows; relative paths, in the order shown."""
+    import base64
+    import json
+
+    path = root / executed
+    try:
+        if not _inside(root, path) or path.is_symlink() or not path.is_file() or path.stat().st_size > 50 * MAX_BYTES:
+            return []
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    images = [o.get("data", {}).get("image/png") for c in notebook.get("cells", []) if isinstance(c, dict)
+              for o in c.get("outputs", []) if isinstance(o, dict) and isinstance(o.get("data"), dict)]
+    shown = []
+    for n, image in enumerate((i for i in images if i), start=1):
+        try:
+            data = base64.b64decode("".join(image) if isinstance(image, list) else str(image))
+        except ValueError:
+            continue
+        if not data.startswith(b"\x89PNG") or len(data) > MAX_BYTES:
+            continue
+        rel = f"{FOLDER}/{run}/figure-{n}.png"
+        _write_inside(root, rel, data)
+        shown.append(rel)
+        if len(shown) >= 20:
+            break
+    return shown

@@ -16,6 +16,8 @@ from ..discovery.view import decode
 from ..models import Evidence, EvidenceLevel
 from ..provision import EnvPlan, InstallStep, plan_environment
 from ..provision.choose import contemporary_python
+from ..provision.docfiles import named_requirement_files
+from ..provision.era import artifact_era
 from ..route import Route, plan_route
 from ..tables import Table
 from .context import ReviewContext
@@ -129,11 +131,19 @@ class Reading:
         documented = [InstallStep(cmd=s.cmd, inner=s.inner, runner=s.runner, cwd=s.cwd, source=s.source, env=s.env)
                       for s in found.steps if s.kind == "install"]
         entries = [t for s in found.steps if s.kind in ("workflow", "plot") for t in _entry_files(s.inner, s.cwd)]
-        plan = plan_environment(self.list_files(), lambda rel: self.read_file(rel, 2_000_000), documented,
+        files, read = self.list_files(), (lambda rel: self.read_file(rel, 2_000_000))
+        year = paper_year(self.ctx.paper.text)
+        acquisition = self.ctx.acquisition
+        date = artifact_era(files, read, root=self.ctx.root, paper_year=year,
+                            resolution=acquisition.resolution if acquisition else ())
+        docs = [getattr(d, "path", d) for d in getattr(found, "docs", [])]
+        texts = [self.read_file(p, 1_000_000) or "" for p in docs if isinstance(p, str) and not p.startswith("paper:")]
+        plan = plan_environment(files, read, documented,
                                 self.ctx.sandbox.interpreters(), container="apt" in self.ctx.sandbox.capabilities,
                                 workflow_entries=entries, doc_python=found.python_versions,
                                 doc_tools=[t for t in found.system_tools if t not in NOTEBOOK_TOOLS],
-                                doc_packages=list(packages), era=contemporary_python(paper_year(self.ctx.paper.text)))
+                                doc_packages=list(packages), era=contemporary_python(date.date.year if date else year),
+                                date=date, doc_files=named_requirement_files(files, texts), doc_texts=texts)
         chosen = plan.python.chosen if plan.python else "none"
         summary = f"python {chosen}; {len(plan.steps)} provisioning steps; {len(plan.notes)} notes"
         return plan, self.ctx.store.add_json(self.phase, "environment", "environment-plan", plan.to_dict(), summary,

@@ -174,7 +174,7 @@ class Running:
 
     def _run(self, script: str, action: Action, purpose: str, kind: str = "command", env: dict[str, str] | None = None,
              network: bool = False, timeout: float | None = None, cwd: str = ".", shown: bool = True,
-             notebook: bool = False) -> CommandResult:
+             notebook: str | None = None) -> CommandResult:
         cls = self.ctx.classifier.classify(action)
         intervention = None
         if cls.level.rank > 0:  # logged before it runs, so success cannot soften it later
@@ -184,7 +184,7 @@ class Running:
         started = time.monotonic()
         self._tell("command", script.strip().splitlines()[-1] if script.strip() else script)
         committed = set_aside_committed(self.ctx.root) if kind == "command" else None
-        result = self._execute(session, script, env, network, timeout, cwd, shown)
+        result = self._execute(session, script, env, network, timeout, cwd, shown, notebook)
         self.ctx.command_seconds += time.monotonic() - started
         judged = None if kind == "setup" else judge_run(session.root, result)
         self._tell("command-done", judged.line(result.record.exit_code) if judged else
@@ -192,7 +192,7 @@ class Running:
         ev = self._persist(kind, script, result, invocation=invocation_of(action, kind), judged=judged)
         compare_regenerated(self.ctx, self.phase, committed, session.root, result.record, ev.id)
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
-            own = notebook or artifact_wrote(script, session.root, cwd, self.ctx.documented_workflow)
+            own = bool(notebook) or artifact_wrote(script, session.root, cwd, self.ctx.documented_workflow)
             intervention = self._effects(result.record, script, ev.id, own) or intervention
         return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id),
                              judged)
@@ -208,7 +208,7 @@ class Running:
         return kept
 
     def _execute(self, session: Session, script: str, env: dict[str, str] | None, network: bool,
-                 timeout: float | None, cwd: str, shown: bool) -> RunResult:
+                 timeout: float | None, cwd: str, shown: bool, notebook: str | None = None) -> RunResult:
         """Run with the headless display (tools/display.py) unless `shown` is off, and list the figures the command
         showed; a command that replaced PYTHONPATH so the display cannot load runs once more with plain Agg."""
         run = f"{self.phase}-{sum(1 for _ in (session.root / display.FOLDER).glob('*')) + 1}"
@@ -219,7 +219,8 @@ class Running:
             stderr = result.stderr_full.decode(errors="replace")
             if not shown or result.record.ok or not display.backend_missing(stderr):
                 break
-        result.record.figures_shown = display.shown_figures(session.root, run) if shown else []
+        result.record.figures_shown = display.shown_figures(session.root, run) if shown else (
+            display.notebook_figures(session.root, notebook, run) if notebook else [])
         return result
 
     def _effects(self, record: CommandRecord, script: str, ev_id: str, own: bool) -> Intervention | None:
@@ -270,8 +271,10 @@ class Running:
         folder = notebook.rsplit("/", 1)[0] if "/" in notebook else "."
         script = (f"mkdir -p {shlex.quote(executed.rsplit('/', 1)[0])} && {VENV}/bin/python - "
                   f"{shlex.quote(notebook)} {shlex.quote(executed)} {shlex.quote(folder)} <<'PY'\n{NOTEBOOK_RUNNER}PY")
-        # the kernel keeps its own inline display
-        return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False, notebook=True), executed
+        # the kernel keeps its own backend (its %matplotlib inline, ipykernel's default): the review's headless
+        # setting is withdrawn for it, and the figures it showed are read from the executed copy
+        return self._run(script, action, purpose, kind=kind, timeout=timeout, shown=False, env={"MPLBACKEND": ""},
+                         notebook=executed), executed
 
     def verify_provenance(self, script: str, withheld: str, env: dict[str, str] | None = None,
                           timeout: float | None = None) -> tuple[CommandRecord, str, Evidence]:

@@ -28,7 +28,8 @@ def plan_of(d2: PhasePacket | None) -> EnvPlan:
     python = PythonChoice(**facts["python"]) if facts.get("python") else None
     return EnvPlan(python=python, console_scripts=dict(facts.get("console_scripts", {})),
                    project_name=facts.get("project_name"), project_dir=facts.get("project_dir"),
-                   container=bool(facts.get("container")))
+                   container=bool(facts.get("container")), declared=dict(facts.get("declared") or {}),
+                   era=dict(facts["era"]) if facts.get("era") else None, octave=dict(facts.get("octave") or {}))
 
 
 def action_for(step: ProvisionStep) -> Action:

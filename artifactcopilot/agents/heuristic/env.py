@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any
 
 from ... import shell as sh
 from ...discovery import Step
 from ...interventions import Action
 from ...models import EvidenceLevel, Flag, PhasePacket
-from ...provision import VENV, EnvPlan, install_blocker
+from ...provision import VENV, EnvPlan
 from ...provision.metadata import read_project
 from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
-from .common import Deadline, action_for, steps_of
+from .common import Deadline, steps_of
 from .dataset import data_artifact_files, load_probe
+from .envprobe import import_problems, probe_imports
+from .envsetup import Provisioner
 from .fixes import outcome_of, valid_output
 from .runsteps import command_of
 
@@ -73,6 +74,7 @@ class _discovery_view:
         self.steps = steps_of(d1)
         self.python_versions = d1.facts.get("python_versions", [])
         self.system_tools = d1.facts.get("system_tools", [])
+        self.docs = list(d1.facts.get("docs", []))
 
 
 def _suite(tools: PhaseTools, plan: EnvPlan):
@@ -106,8 +108,8 @@ def _container_build(tools: PhaseTools, steps: list[Step], deadline: Deadline) -
 
 
 def _as_built(built: dict) -> dict:
-    return {"evidence": [built["evidence"]], "failed": [], "skipped": [], "venv": False,
-            "replay": [{"build": built["dockerfile"]}], "container": built["dockerfile"]}
+    return {"evidence": [built["evidence"]], "failed": [], "skipped": [], "venv": False, "limited": [], "era": [],
+            "retries": [], "replay": [{"build": built["dockerfile"]}], "container": built["dockerfile"]}
 
 
 def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
@@ -133,31 +135,8 @@ def _dockerfile_of(cmd: str, cwd: str, files: set[str]) -> str | None:
 
 
 def _provision(tools: PhaseTools, plan: EnvPlan, deadline: Deadline) -> dict:
-    """Run the plan's steps in order; a failed required step is recorded and the rest still run."""
-    done: dict[str, Any] = {"evidence": [], "failed": [], "skipped": [], "replay": [], "venv": False}
-    for step in plan.steps:
-        timeout = deadline.timeout(tools.options.timeout_s)
-        if timeout is None:
-            done["skipped"].append(f"{step.purpose} (the phase's time budget was used up)")
-            continue
-        res = tools.run_setup(step.script, action_for(step), step.purpose, env=step.env or None, network=step.network,
-                              timeout=timeout)
-        done["evidence"].append(res.evidence.id)
-        ok = res.record.ok
-        if step.kind == "venv" and ok and f"-m venv {VENV}" in step.script:
-            done["venv"] = True
-            tools.ctx.venv_ready = True
-        if ok:
-            done["replay"].append({"script": step.script, "env": step.env, "network": step.network,
-                                   **({"venv": True} if step.kind == "venv" and f"-m venv {VENV}" in step.script
-                                      else {})})
-        elif step.required:
-            why = "timed out" if res.record.timed_out else f"exit {res.record.exit_code}"
-            done["failed"].append(f"{step.purpose} ({why}; see {res.evidence.id})")
-            if (blocker := install_blocker(f"{res.record.stdout}\n{res.record.stderr}", plan)) \
-                    and blocker not in plan.blockers:  # pip says which interpreter it needs: the stated blocker
-                plan.blockers.append(blocker)
-    return done
+    """Run the plan's steps in order (envsetup.py); a failed required step is recorded and the rest still run."""
+    return Provisioner(tools, plan, deadline).run()
 
 
 def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadline) -> dict:
@@ -171,6 +150,10 @@ def _probe(tools: PhaseTools, plan: EnvPlan, steps: list[Step], deadline: Deadli
     out["evidence"].append(res.evidence.id)
     if not valid_output(res):
         out["problems"].append(f"{python} does not run ({outcome_of(res).line(res.record.exit_code)})")
+    out["imports"] = probe_imports(tools, plan)
+    if out["imports"]["evidence"]:
+        out["evidence"].append(out["imports"]["evidence"])
+    out["problems"] += import_problems(out["imports"])
     scripts = sorted(plan.console_scripts)
     if scripts and tools.ctx.venv_ready:
         res = tools.probe(" ; ".join(f"command -v {shlex.quote(s)} >/dev/null && echo '{s} ok' || echo '{s} MISSING'"
@@ -210,17 +193,21 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     isolation = [f for f in deps if ISOLATION.search(f)]
     pinned = not third_party or any(PINNED.search(f) for f in deps) or all("==" in r or "@" in r for r in third_party)
     missing_entries = probes.get("missing", [])
+    imported = probes.get("imports") or {}
     eval_note = (("the data set's tables load with a standard CSV reader: " + probes["data"] if probes.get("data")
-                  else "interpreter, packages and documented entry scripts resolve") if evaluable else
+                  else _importable(imported)) if evaluable else
                  "; ".join(probes["problems"] + (["no documented workflow command resolves" + (
                      f"; missing: {', '.join(missing_entries[:5])}" if missing_entries else " (none documented)")]
-                     if not resolves else []) + setup["failed"][:3]) or "the environment could not be set up")
+                     if not resolves else []) + setup["limited"][:2] + setup["failed"][:3])
+                 or "the environment could not be set up")
+    failed = setup["failed"] + setup["skipped"]
     checklist = [
         item("D2.declared", declared, [plan_id, *d1.evidence[:1]],
              "dependency files or documented setup" if declared else "no environment declared"),
-        item("D2.setup_ok", not setup["failed"] and not setup["skipped"] and not plan.blockers,
-             setup["evidence"] or [plan_id],
-             "; ".join(plan.blockers + setup["failed"] + setup["skipped"])[:400]
+        item("D2.setup_ok", None if setup["limited"] and not failed and not plan.blockers else
+             not failed and not plan.blockers, setup["evidence"] or [plan_id],
+             ("not established: " if setup["limited"] and not failed and not plan.blockers else "")
+             + "; ".join(plan.blockers + setup["limited"] + failed)[:400]
              or f"{len(plan.steps)} setup steps completed"),
         item("D2.evaluable", evaluable, probes["evidence"] + [plan_id], eval_note),
         item("D2.pinned", pinned, [plan_id], "no third-party dependency" if not third_party else
@@ -236,19 +223,43 @@ def _packet(ctx, tools: PhaseTools, d1: PhasePacket, plan: EnvPlan, plan_id: str
     python = plan.python
     flags = ([Flag(severity="medium", code="interpreter-drift", phase="D2", message=python.drift)]
              if python and python.drift else [])
+    flags += [Flag(severity="medium", code="review-limit", phase="D2", message=f"not the artifact's failure: {n}"[:300])
+              for n in setup["limited"]]
     facts = {"env": dict(d1.facts.get("env_vars", {})), "replay": setup["replay"], "venv": setup["venv"],
              "venv_step": setup.get("venv_step"),
              "plan": {"python": python.to_dict() if python else None, "console_scripts": plan.console_scripts,
-                      "project_name": plan.project_name, "project_dir": plan.project_dir, "container": plan.container},
-             "notes": plan.notes, "blockers": plan.blockers}
-    summary = (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}: "
-               f"Python {python.chosen if python else '?'}" + (f" ({python.drift})" if python and python.drift else "")
-               + f", {len(installs)} install steps"
-               + (f", {len(setup['failed'])} failed" if setup["failed"] else "") + "."
-               + (f" Blocker: {'; '.join(plan.blockers)}." if plan.blockers else ""))
+                      "project_name": plan.project_name, "project_dir": plan.project_dir, "container": plan.container,
+                      "declared": plan.declared, "era": plan.era, "octave": plan.octave},
+             "notes": plan.notes, "blockers": plan.blockers, "era_applied": setup["era"],
+             "review_limits": setup["limited"], "retries": setup["retries"], "imports": imported}
     return PhasePacket(phase="D2", score=score, checklist=checklist, evidence=cited(checklist, plan_id),
-                       evidence_level=level, facts=facts, summary=summary, flags=flags,
-                       interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])
+                       evidence_level=level, facts=facts, summary=_summary(plan, setup, evaluable, len(installs)),
+                       flags=flags, interventions=[i.id for i in tools.store.interventions() if i.phase == "D2"])
+
+
+def _importable(imported: dict) -> str:
+    checked = imported.get("checked", 0)
+    head = (f"the documented install reached an importable state ({checked} declared packages import)"
+            if checked else "interpreter and documented setup usable (no third-party package declared)")
+    rest = f"; {imported['unchecked']} not checked in the probe's time" if imported.get("unchecked") else ""
+    return f"{head}{rest}; documented entry scripts resolve"
+
+
+def _summary(plan: EnvPlan, setup: dict, evaluable: bool, installs: int) -> str:
+    python = plan.python
+    era = plan.era or {}
+    dated = [e for e in setup["era"] if "resolved as of" in e]
+    today = [e for e in setup["era"] if "today's releases" in e]
+    return (f"Environment {'reached an evaluable state' if evaluable else 'did not reach an evaluable state'}: "
+            f"Python {python.chosen if python else '?'}" + (f" ({python.drift})" if python and python.drift else "")
+            + f", {installs} install steps"
+            + (f", {len(setup['failed'])} failed" if setup["failed"] else "")
+            + (f", {len(setup['limited'])} stopped by the review's own limits (not the artifact's failure)"
+               if setup["limited"] else "") + "."
+            + (f" Open dependencies resolved as of {era.get('date')} ({era.get('source')}) in {len(dated)} step(s)"
+               + (f"; today's releases in {len(today)} where that failed" if today else "") + "."
+               if setup["era"] else "")
+            + (f" Blocker: {'; '.join(plan.blockers)}." if plan.blockers else ""))
 
 
 def _third_party(tools: PhaseTools, plan: EnvPlan) -> list[str]:

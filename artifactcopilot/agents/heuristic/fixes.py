@@ -26,7 +26,9 @@ from ...provision import (
     module_to_distribution,
     program_not_found,
 )
-from ...provision.context import pip_script
+from ...provision.context import apt_script, pip_script
+from ...provision.runtimes import matlab_command, octave_script, r_debian
+from ...provision.tables import table
 from ...sandbox.networds import wants_network
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
@@ -46,6 +48,8 @@ NUMPY2 = re.compile(r"OverflowError: Python integer -?\d+ out of bounds for u?in
                     r"numpy\.core\.multiarray failed to import")
 # A package that bundles a size-limited licence with each release (a solver on PyPI) refuses to start once that
 # release's licence date has passed: `gurobipy._exception.GurobiError: License expired 2026-11-23`.
+OCTAVE_UNDEFINED = re.compile(r"'(\w+)' undefined")
+R_MISSING = re.compile(r"there is no package called ['‘’\"]([\w.]+)['‘’\"]")
 EXPIRED = re.compile(r"(?m)^(?P<module>[A-Za-z_]\w*)(?:\.\w+)*\.\w*(?:Error|Exception): [^\n]*\blicen[cs]e (?:has )?"
                      r"expired\b[^\n]*", re.IGNORECASE)
 
@@ -96,8 +100,8 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
     if rec.timed_out:
         return None  # a hang is the artifact's problem, not a path or a variable
     text = rec.stderr + "\n" + rec.stdout
-    for check in (_missing_module, _missing_command, _python3, _numpy2, _expired_licence, _documented_env, _archive,
-                  _output_folder, _moved_path):
+    for check in (_missing_module, _octave, _r_package, _missing_command, _python3, _numpy2, _expired_licence,
+                  _documented_env, _archive, _output_folder, _moved_path):
         fix = check(text, script, files, env_vars, env, plan, cwd)
         if fix is not None:
             return fix
@@ -130,6 +134,58 @@ def _missing_command(text, script, files, env_vars, env, plan, cwd) -> Fix | Non
         return None
     return Fix(script, Action(step.action if step.action != "run" else "install", step.script), step.purpose, env,
                setup=step.script, network=step.network, program=name or "")
+
+
+def _octave(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """MATLAB code with no MATLAB here: the documented command under GNU Octave, with the Octave Forge packages its
+    toolbox calls need (Debian octave-*, `pkg load` added): a compatibility change (I3), stated."""
+    if plan is None or not plan.container:
+        return None
+    asked = matlab_command(script)
+    undefined = [f for f in OCTAVE_UNDEFINED.findall(text) if script.lstrip().startswith("octave")]
+    needed = dict(plan.octave)
+    for name in undefined:
+        package = next((p for p, funcs in table("octave").items() if name in funcs), None)
+        if package:
+            needed.setdefault(package, []).append(name)
+    if asked is None and not (undefined and needed):
+        return None
+    packages = sorted(needed)
+    code = asked[0] if asked else _octave_code(script)
+    if code is None:
+        return None
+    fixed = octave_script(code, packages)
+    if fixed == script.strip():
+        return None
+    calls = "; ".join(f"octave-{p} for {', '.join(sorted(set(f))[:4])}" for p, f in sorted(needed.items()))
+    why = (f"MATLAB is not available here: the documented `{asked[1]}` runs under GNU Octave" if asked
+           else f"Octave does not define {', '.join(undefined[:3])} without its Octave Forge package")
+    return Fix(fixed, Action("command_fix", fixed), f"{why} (Debian octave{'; ' + calls if calls else ''}"
+               f"{'; `pkg load ' + ', '.join(packages) + '` added' if packages else ''}) — a compatibility change of "
+               "how the code is run, not of the code", env,
+               setup=apt_script(["octave", *[f"octave-{p}" for p in packages]]), network=True, program="octave")
+
+
+def _octave_code(script: str) -> str | None:
+    """The Octave code a documented `octave FILE.m` / `octave --eval CODE` runs."""
+    try:
+        words = sh.split(script.strip().splitlines()[-1])
+    except ValueError:
+        return None
+    if "--eval" in words and words.index("--eval") + 1 < len(words):
+        return re.sub(r"^(?:pkg load \w+;\s*)+", "", words[words.index("--eval") + 1])
+    files_m = [w for w in words[1:] if w.endswith(".m")]
+    return f"run('{files_m[0]}')" if files_m else None
+
+
+def _r_package(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """An R script that loads a library R does not have: its Debian package (r-cran-*), then the same command."""
+    found = R_MISSING.search(text)
+    if not found or plan is None or not plan.container:
+        return None
+    package = r_debian([found.group(1)])[0]
+    return Fix(script, Action("install", apt_script([package])), f"the R script loads {found.group(1)}, which is not "
+               f"installed: Debian's {package}", env, setup=apt_script([package]), network=True, program=package)
 
 
 def _python3(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
