@@ -19,10 +19,11 @@ from ...rules import supported_score
 from ...tools import PhaseTools
 from ..base import PhaseContext, cited, item
 from .common import Deadline, plan_of, steps_of
+from .decide import normalized
 from .fixes import valid_output
 from .reuseparams import parameter_case, write_copy
 from .reusesiblings import sibling_case
-from .run import attempt, normalized
+from .run import attempt
 from .runsteps import Attempt, command_of
 
 DATA_SUFFIXES = (".json", ".jsonl", ".csv", ".tsv", ".txt", ".dat", ".log", ".xml", ".cnf", ".dimacs")
