@@ -58,20 +58,10 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
     timeout = deadline.timeout(limit)
     if timeout is None:
         return Attempt(step, script, env, [], "not run: the phase's time budget was used up")
-    reduced = None
     # the workflow runner (D3) reduces long runs; a phase that may not run the workflow (D5's transfer runs) does not
     # ask for it, so its scope is never tripped
     workflow = getattr(runner, "__name__", "") == "run_workflow"
-    if first is not None:  # the documentation's own quick setting
-        script, reduced = first
-        res = runner(script, Action("run", script, documented=True), f"{reduced} ({step.source})", env=env, cwd=cwd,
-                     timeout=timeout)
-    elif step.long and not step.quick and workflow:  # the docs call it long: reduce it first
-        made = reduce_run(tools, runner, step, script, env, cwd, timeout)
-        if made is not None:
-            script, res, reduced = made
-    if reduced is None:
-        res = runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout)
+    script, res, reduced = _first_run(tools, runner, step, script, action, env, purpose, cwd, timeout, first, workflow)
     runs, blocker, tried = [res], None, set()
     for _ in range(MAX_FIXES):
         if valid_output(res) or (timeout := deadline.timeout(limit)) is None:
@@ -114,6 +104,21 @@ def attempt(tools: PhaseTools, runner, step: Step, script: str, action: Action, 
         blocker = (f"the review's own reduction failed ({reduced}): a failure of the review's doing, not evidence "
                    "against the artifact")
     return Attempt(step, script, env, runs, cwd=cwd, blocker=blocker, reduced=reduced)
+
+
+def _first_run(tools: PhaseTools, runner, step: Step, script: str, action: Action, env: dict[str, str], purpose: str,
+               cwd: str, timeout: float, first: tuple[str, str] | None, workflow: bool):
+    """The command's first run: the documentation's own smaller setting when there is one, a reduced copy when the
+    docs call the run long, else the command as documented. Returns (script run, its result, reduction or None)."""
+    if first is not None:  # the documentation's own quick setting
+        script, reduced = first
+        return script, runner(script, Action("run", script, documented=True), f"{reduced} ({step.source})", env=env,
+                              cwd=cwd, timeout=timeout), reduced
+    if step.long and not step.quick and workflow:  # the docs call it long: reduce it first
+        made = reduce_run(tools, runner, step, script, env, cwd, timeout)
+        if made is not None:
+            return made
+    return script, runner(script, action, purpose, env=env, cwd=cwd, timeout=timeout), None
 
 
 def _ensure_venv(tools: PhaseTools, replay: list[dict]) -> bool:
