@@ -37,16 +37,18 @@ OTHER_OPTIONS = {"--execute", "--inplace"}
 """Options of other programs that docs/cli.md's prose quotes bare: nbconvert's, in what the method judge reads."""
 
 
-# ---- reading Markdown -------------------------------------------------------------------------------------------------
+# ---- reading Markdown
 
 def fenced_blocks(text: str) -> list[tuple[str, list[str]]]:
     """Every fenced code block: (its language, its lines)."""
-    blocks, current, lang = [], None, ""
+    blocks: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    lang = ""
     for line in text.splitlines():
         match = FENCE.match(line)
         if match and current is None:
             current, lang = [], match.group(2)
-        elif match and not match.group(2):
+        elif match and current is not None and not match.group(2):
             blocks.append((lang, current))
             current = None
         elif current is not None:
@@ -69,7 +71,8 @@ def prose(text: str) -> str:
 
 def sections(text: str) -> list[tuple[str, str]]:
     """(heading, its prose) for each `#`/`##` section of a page's prose."""
-    out, title, body = [], "", []
+    out: list[tuple[str, str]] = []
+    title, body = "", list[str]()
     for line in prose(text).splitlines():
         if re.match(r"^#{1,2} ", line):
             out.append((title, "\n".join(body)))
@@ -94,9 +97,9 @@ def pages() -> list[Path]:
     return [README, *sorted(DOCS.glob("*.md"))]
 
 
-# ---- the command line ---------------------------------------------------------------------------------------------
+# ---- the command line
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def help_text(path: tuple[str, ...]) -> tuple[int, str]:
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
     proc = subprocess.run([sys.executable, "-m", "artifactcopilot.cli", *path, "--help"], cwd=ROOT, env=env,
@@ -187,7 +190,7 @@ def known_option(option: str, paths: list[tuple[str, ...]], env_vars: set[str]) 
     return any(v.startswith(("ARTIFACTCOPILOT_", "COPILOT_")) and v.endswith("_" + as_env) for v in env_vars)
 
 
-# ---- the tests ----------------------------------------------------------------------------------------------------
+# ---- the tests
 
 def test_readme_is_short_and_opens_with_the_two_setup_commands():
     text = README.read_text(encoding="utf-8")
