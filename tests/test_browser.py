@@ -1,6 +1,6 @@
 """The batch dashboard and a review's report.html in headless Chromium, opened from the file system
-as a chair would. Screenshots are kept in test-output/ for people to look at (README's "Reading the report"
-shows copies of them from docs/)."""
+as a chair would. Screenshots are kept in test-output/ for people to look at (the README's picture of a report,
+docs/images/report.png, is taken the same way by scripts/report-screenshot.sh)."""
 from __future__ import annotations
 
 import json
