@@ -32,6 +32,7 @@ from ...provision.tables import table
 from ...sandbox.networds import wants_network
 from ...sandbox.outcome import RunOutcome, judge_record
 from ...tools import CommandResult
+from .olderrelease import older_series_script, removed_in_library
 
 CANT_OPEN = re.compile(r"can't open file '([^']+)'|No such file or directory: '([^']+)'|"
                        r"([^\s:]+): No such file or directory")
@@ -100,8 +101,8 @@ def diagnose(rec: CommandRecord, script: str, files: list[str], env_vars: dict[s
     if rec.timed_out:
         return None  # a hang is the artifact's problem, not a path or a variable
     text = rec.stderr + "\n" + rec.stdout
-    for check in (_missing_module, _octave, _r_package, _missing_command, _python3, _numpy2, _expired_licence,
-                  _documented_env, _archive, _output_folder, _moved_path):
+    for check in (_missing_module, _octave, _r_package, _missing_command, _python3, _numpy2, _older_release,
+                  _expired_licence, _documented_env, _archive, _output_folder, _moved_path):
         fix = check(text, script, files, env_vars, env, plan, cwd)
         if fix is not None:
             return fix
@@ -207,6 +208,19 @@ def _numpy2(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
     step = pip_script(["numpy<2"])
     return Fix(script, Action("version", step), f"the run fails under NumPy 2 (`{found.group(0)[:80]}`): install the "
                "last NumPy 1 release, which the code was written for", env, setup=step, network=True, program="numpy<2")
+
+
+def _older_release(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
+    """A library raising about a name its installed release no longer has: its release series before (I1, a version
+    choice; see olderrelease.py)."""
+    found = removed_in_library(text, files) if plan is not None else None
+    if found is None:
+        return None
+    dist, line = found
+    step = older_series_script(dist)
+    return Fix(script, Action("version", step), f"the run fails inside {dist} on a name its installed release no "
+               f"longer has (`{line[:90]}`): install the {dist} release series before it", env, setup=step,
+               network=True, program=f"{dist} (older series)")
 
 
 def _expired_licence(text, script, files, env_vars, env, plan, cwd) -> Fix | None:
