@@ -193,7 +193,7 @@ class Running:
         compare_regenerated(self.ctx, self.phase, committed, session.root, result.record, ev.id)
         if not action.documented or kind == "probe":  # a probe checks; it must not change the artifact
             own = bool(notebook) or artifact_wrote(script, session.root, cwd, self.ctx.documented_workflow)
-            intervention = self._effects(result.record, script, ev.id, own) or intervention
+            intervention = self._effects(result.record, script, ev.id, own, action) or intervention
         return CommandResult(result.record, ev, intervention, self._keep_figures(session.root, result.record, ev.id),
                              judged)
 
@@ -223,17 +223,21 @@ class Running:
             display.notebook_figures(session.root, notebook, run) if notebook else [])
         return result
 
-    def _effects(self, record: CommandRecord, script: str, ev_id: str, own: bool) -> Intervention | None:
+    def _effects(self, record: CommandRecord, script: str, ev_id: str, own: bool,
+                 action: Action | None = None) -> Intervention | None:
         """What an undocumented command did to the artifact's own files classifies it, whatever it was declared as:
         a changed or deleted code file is an edit of core code (I4), a changed configuration file I3 — unless the
         changes are the artifact's own program at work (`own`, tools/writes.py): what the artifact's command does
-        when it runs is never the review's intervention (the command log lists the files all the same)."""
+        when it runs is never the review's intervention (the command log lists the files all the same). The file an
+        edit action names as its target (a documented value set, a documented knob lowered) was classified with
+        the action before it ran, by the rule for that action."""
         if own:
             return None
         worst = None
+        declared = action.target if action is not None and action.kind != "run" else None
         for path in record.files_modified + record.files_deleted:
             target = self.ctx.classifier.edit_of(path)
-            if target is None:
+            if target is None or path == declared:
                 continue
             verb = "deleted" if path in record.files_deleted else "modified"
             entry = log_intervention(self.ctx, self.phase,

@@ -180,6 +180,8 @@ If it takes a long time to run, please consider reducing the simulation rounds b
     runs = [p.read_text() for p in (run_dir / "evidence").glob("D3-*command-python-sim*.log")]
     assert runs and all("timed_out: False" in r for r in runs)  # the smaller setting first: no full run cut before it
     assert any(i.rule == "reduced-run" and "RD" in i.action for i in report.interventions)
+    # lowering the documented knob is the reduction the rubric classifies (I1), not also a core edit of sim.py
+    assert not any(i.level.value == "I4" for i in report.interventions), report.interventions
 
 
 def test_without_the_documented_knob_the_full_run_comes_first(tmp_path, review):
