@@ -37,7 +37,10 @@ def _write(path: Path, value: str) -> bool:
         return False
 
 
-def _counter(path: Path, key: str) -> int:
+def read_counter(path: Path | None, key: str) -> int:
+    """The value of `key` in a cgroup events file (`oom_kill 2`), 0 when the file or the key is missing."""
+    if path is None:
+        return 0
     try:
         for line in path.read_text().splitlines():
             name, _, value = line.partition(" ")
@@ -103,13 +106,13 @@ class CommandCgroup:
         return "pids" in self.folders
 
     def refused_forks(self) -> int:
-        return _counter(self.folders["pids"] / "pids.events", "max") if "pids" in self.folders else 0
+        return read_counter(self.folders["pids"] / "pids.events", "max") if "pids" in self.folders else 0
 
     def oom_kills(self) -> int:
         if "memory" not in self.folders:
             return 0
         mem = self.folders["memory"]
-        return _counter(mem / ("memory.events" if unified() else "memory.oom_control"), "oom_kill")
+        return read_counter(mem / ("memory.events" if unified() else "memory.oom_control"), "oom_kill")
 
     def pids(self) -> list[int]:
         found: set[int] = set()

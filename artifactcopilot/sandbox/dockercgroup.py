@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Limits
+from .cgroup import read_counter
 
 
 def cgroup_files(pid: int) -> dict[str, Path]:
@@ -31,19 +32,6 @@ def cgroup_files(pid: int) -> dict[str, Path]:
             files.setdefault("memory", base / "memory.events")
             files.setdefault("pids", base / "pids.events")
     return {k: v for k, v in files.items() if v.exists()}
-
-
-def read_counter(path: Path | None, key: str) -> int:
-    if path is None:
-        return 0
-    try:
-        for line in path.read_text().splitlines():
-            name, _, value = line.partition(" ")
-            if name == key and value.strip().isdigit():
-                return int(value)
-    except OSError:
-        pass
-    return 0
 
 
 class LimitCounters:
